@@ -1,0 +1,69 @@
+package config_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ponto/ponto/pkg/config"
+)
+
+type limits struct {
+	Max int `conf:"default:10"`
+}
+
+func (l *limits) Validate() error {
+	if l.Max <= 0 {
+		return errors.New("max must be positive")
+	}
+	return nil
+}
+
+type testConfig struct {
+	Name     string `conf:"default:ponto"`
+	DBURL    string `conf:"default:postgres://user:s3cret@db:5432/app,mask"`
+	APIKey   string `conf:"mask"`
+	Required string `conf:"required"`
+	Limits   limits
+}
+
+func TestParseDefaultsEnvAndValidation(t *testing.T) {
+	t.Setenv("REQUIRED", "yes")
+	t.Setenv("API_KEY", "sk_live_do_not_print")
+	t.Setenv("LIMITS_MAX", "3")
+
+	var cfg testConfig
+	if _, err := config.Parse(&cfg); err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	if cfg.Name != "ponto" || cfg.Limits.Max != 3 || cfg.APIKey != "sk_live_do_not_print" {
+		t.Fatalf("unexpected config: %+v", cfg)
+	}
+
+	out := config.String(&cfg)
+	for _, secret := range []string{"sk_live_do_not_print", "s3cret"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("secret %q printed in %q", secret, out)
+		}
+	}
+	if !strings.Contains(out, "db:5432") {
+		t.Errorf("masked URL should keep its host: %q", out)
+	}
+}
+
+func TestParseRejectsMissingRequired(t *testing.T) {
+	var cfg testConfig
+	if _, err := config.Parse(&cfg); err == nil {
+		t.Fatal("missing required field accepted")
+	}
+}
+
+func TestParseRunsFieldValidators(t *testing.T) {
+	t.Setenv("REQUIRED", "yes")
+	t.Setenv("LIMITS_MAX", "0")
+	var cfg testConfig
+	_, err := config.Parse(&cfg)
+	if err == nil || !strings.Contains(err.Error(), "max must be positive") {
+		t.Fatalf("want validation error, got %v", err)
+	}
+}

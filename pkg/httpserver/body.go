@@ -1,0 +1,68 @@
+package httpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+)
+
+// DecodeJSON strictly decodes the request body into dst: the content type
+// must be JSON, unknown fields are refused (a misspelt field is a client
+// bug, not something to ignore silently), and exactly one JSON value is
+// allowed. Errors are 400/415 *apierr.Error values with pt-BR messages.
+func DecodeJSON(c *fiber.Ctx, dst any) error {
+	ct := strings.ToLower(strings.TrimSpace(strings.Split(c.Get(fiber.HeaderContentType), ";")[0]))
+	if ct != fiber.MIMEApplicationJSON {
+		return apierr.UnsupportedMediaType("o corpo deve ser application/json")
+	}
+	dec := json.NewDecoder(bytes.NewReader(c.Body()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return apierr.BadRequest("json_invalido", "o corpo deve conter um único objeto JSON")
+	}
+	return nil
+}
+
+func jsonError(err error) *apierr.Error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return apierr.BadRequest("json_invalido", "corpo da requisição vazio")
+	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF):
+		return apierr.BadRequest("json_invalido", "JSON malformado").Wrap(err)
+	case errors.As(err, &typ):
+		return apierr.Invalid(map[string]string{typ.Field: fmt.Sprintf("deve ser do tipo %s", typeName(typ.Type.Kind().String()))}).Wrap(err)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return apierr.Invalid(map[string]string{field: "campo desconhecido"}).Wrap(err)
+	default:
+		return apierr.BadRequest("json_invalido", "JSON inválido").Wrap(err)
+	}
+}
+
+// typeName names a Go kind in the client's terms.
+func typeName(kind string) string {
+	switch kind {
+	case "string":
+		return "texto"
+	case "bool":
+		return "booleano"
+	case "slice", "array":
+		return "lista"
+	case "struct", "map":
+		return "objeto"
+	default:
+		return "número"
+	}
+}

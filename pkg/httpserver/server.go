@@ -1,0 +1,150 @@
+// Package httpserver bootstraps a service's two Fiber listeners: the public
+// one that the ingress routes clients to, and the internal one (health,
+// readiness, metrics and the internal API) that only the cluster reaches.
+// Both share request ids, tracing, panic recovery, the access log, RED
+// metrics, body-size limits, timeouts and one error handler.
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/metrics"
+)
+
+// Config is the HTTP part of a service's configuration.
+type Config struct {
+	PublicAddr      string        `conf:"default:0.0.0.0:8080,help:public listener (behind the ingress)"`
+	InternalAddr    string        `conf:"default:0.0.0.0:9090,help:internal listener for probes and metrics and the internal API"`
+	ReadTimeout     time.Duration `conf:"default:10s"`
+	WriteTimeout    time.Duration `conf:"default:15s"`
+	IdleTimeout     time.Duration `conf:"default:60s"`
+	RequestTimeout  time.Duration `conf:"default:10s,help:deadline given to each handler's context"`
+	ShutdownTimeout time.Duration `conf:"default:20s,help:time allowed to drain requests on SIGTERM"`
+	ShutdownDelay   time.Duration `conf:"default:0s,help:time readiness fails before draining so that load balancers stop sending"`
+	ReadyTimeout    time.Duration `conf:"default:2s,help:deadline for the dependency pings of /readyz"`
+	BodyLimit       int           `conf:"default:1048576,help:largest request body accepted in bytes"`
+}
+
+// Validate rejects settings that would make the server unusable.
+func (c *Config) Validate() error {
+	var errs []error
+	for name, addr := range map[string]string{"PublicAddr": c.PublicAddr, "InternalAddr": c.InternalAddr} {
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	if c.PublicAddr == c.InternalAddr {
+		errs = append(errs, errors.New("PublicAddr and InternalAddr must differ"))
+	}
+	for name, d := range map[string]time.Duration{
+		"ReadTimeout": c.ReadTimeout, "WriteTimeout": c.WriteTimeout, "IdleTimeout": c.IdleTimeout,
+		"RequestTimeout": c.RequestTimeout, "ShutdownTimeout": c.ShutdownTimeout, "ReadyTimeout": c.ReadyTimeout,
+	} {
+		if d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive", name))
+		}
+	}
+	if c.ShutdownDelay < 0 {
+		errs = append(errs, errors.New("ShutdownDelay must not be negative"))
+	}
+	if c.BodyLimit <= 0 {
+		errs = append(errs, errors.New("BodyLimit must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// Check is one dependency that /readyz pings.
+type Check struct {
+	Name string
+	Ping func(context.Context) error
+}
+
+// Server holds the two Fiber apps. Services register their routes on
+// Public and their internal API on Internal before calling Run.
+type Server struct {
+	Public   *fiber.App
+	Internal *fiber.App
+	Metrics  *metrics.Metrics
+
+	cfg      Config
+	log      *slog.Logger
+	checks   []Check
+	draining atomic.Bool
+}
+
+// New builds both apps for service with the common middleware and the
+// internal probe and metrics routes.
+func New(service string, cfg Config, log *slog.Logger, checks ...Check) *Server {
+	s := &Server{cfg: cfg, log: log, checks: checks, Metrics: metrics.New(service)}
+	s.Public = s.newApp(service, "public")
+	s.Internal = s.newApp(service, "internal")
+	s.routeProbes()
+	return s
+}
+
+// Run listens on the configured addresses and serves until ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	pub, err := net.Listen("tcp", s.cfg.PublicAddr)
+	if err != nil {
+		return fmt.Errorf("public listener: %w", err)
+	}
+	internal, err := net.Listen("tcp", s.cfg.InternalAddr)
+	if err != nil {
+		pub.Close()
+		return fmt.Errorf("internal listener: %w", err)
+	}
+	return s.Serve(ctx, pub, internal)
+}
+
+// Serve serves on the given listeners until ctx ends or a listener fails,
+// then drains: readiness turns 503 at once, ShutdownDelay passes so load
+// balancers notice, and in-flight requests get ShutdownTimeout to finish.
+func (s *Server) Serve(ctx context.Context, public, internal net.Listener) error {
+	s.log.Info("http: listening", "public", public.Addr().String(), "internal", internal.Addr().String())
+	failed := make(chan error, 2)
+	go func() { failed <- s.Public.Listener(public) }()
+	go func() { failed <- s.Internal.Listener(internal) }()
+
+	var serveErr error
+	select {
+	case serveErr = <-failed:
+		serveErr = fmt.Errorf("listener stopped: %w", serveErr)
+	case <-ctx.Done():
+		s.log.Info("http: shutdown started")
+	}
+
+	s.draining.Store(true)
+	if serveErr == nil && s.cfg.ShutdownDelay > 0 {
+		time.Sleep(s.cfg.ShutdownDelay)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	err := errors.Join(serveErr,
+		s.Public.ShutdownWithContext(sctx),
+		s.Internal.ShutdownWithContext(sctx),
+	)
+	s.log.Info("http: shutdown complete")
+	return err
+}
+
+func (s *Server) newApp(service, listener string) *fiber.App {
+	app := fiber.New(fiber.Config{
+		AppName:               service + "-" + listener,
+		DisableStartupMessage: true,
+		ReadTimeout:           s.cfg.ReadTimeout,
+		WriteTimeout:          s.cfg.WriteTimeout,
+		IdleTimeout:           s.cfg.IdleTimeout,
+		BodyLimit:             s.cfg.BodyLimit,
+		ErrorHandler:          s.handleError,
+	})
+	s.useCommon(app, listener)
+	return app
+}

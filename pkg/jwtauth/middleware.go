@@ -1,0 +1,86 @@
+package jwtauth
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+)
+
+// claimsKey is the c.Locals key; an unexported type cannot collide with
+// other packages' keys.
+type claimsKey struct{}
+
+// Messages shown to clients. They never say why a token failed: that would
+// help whoever is forging them. The cause goes to the logs via Err.
+const (
+	msgMissingToken = "token ausente"
+	msgInvalidToken = "token inválido"
+	msgForbidden    = "acesso não permitido para este perfil"
+)
+
+// Middleware authenticates the request from "Authorization: Bearer <token>"
+// and stores the claims for FromContext. Failures are 401 *apierr.Error.
+func (v *Verifier) Middleware() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		header := c.Get(fiber.HeaderAuthorization)
+		if strings.TrimSpace(header) == "" {
+			return unauthorized(c, apierr.Unauthorized(msgMissingToken))
+		}
+		token, ok := bearerToken(header)
+		if !ok {
+			return unauthorized(c, apierr.Unauthorized(msgInvalidToken))
+		}
+		claims, err := v.Verify(c.UserContext(), token)
+		if err != nil {
+			return unauthorized(c, apierr.Unauthorized(msgInvalidToken).Wrap(err))
+		}
+		c.Locals(claimsKey{}, claims)
+		return c.Next()
+	}
+}
+
+// unauthorized sets the RFC 6750 challenge header; the shared error handler
+// writes the body and keeps headers already set.
+func unauthorized(c *fiber.Ctx, err *apierr.Error) error {
+	c.Set(fiber.HeaderWWWAuthenticate, "Bearer")
+	return err
+}
+
+// bearerToken extracts the token from an Authorization header. The scheme
+// is case-insensitive (RFC 7235); the token must be a single word.
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	if token == "" || strings.ContainsAny(token, " \t") {
+		return "", false
+	}
+	return token, true
+}
+
+// FromContext returns the claims stored by Middleware.
+func FromContext(c *fiber.Ctx) (*Claims, bool) {
+	claims, ok := c.Locals(claimsKey{}).(*Claims)
+	return claims, ok && claims != nil
+}
+
+// RequireRole lets through only callers whose role is one of roles. It must
+// run after Middleware: without claims it answers 401, with another role
+// 403.
+func RequireRole(roles ...string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		claims, ok := FromContext(c)
+		if !ok {
+			return unauthorized(c, apierr.Unauthorized(msgMissingToken))
+		}
+		if !slices.Contains(roles, claims.Role) {
+			return apierr.Forbidden(msgForbidden)
+		}
+		return c.Next()
+	}
+}

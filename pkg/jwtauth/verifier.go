@@ -1,0 +1,151 @@
+package jwtauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/MicahParks/jwkset"
+	"github.com/MicahParks/keyfunc/v3"
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/time/rate"
+)
+
+const (
+	// DefaultRefreshInterval is how often the JWKS is refetched when Config
+	// leaves it zero. New keys are picked up sooner through the unknown-kid
+	// refetch; the periodic refresh is what drops revoked keys.
+	DefaultRefreshInterval = 5 * time.Minute
+	// DefaultHTTPTimeout bounds each JWKS request when Config leaves it zero.
+	// NewVerifier waits for the first fetch, so this also bounds start-up.
+	DefaultHTTPTimeout = 5 * time.Second
+
+	// Leeway tolerates clock skew between auth and this service.
+	Leeway = 30 * time.Second
+
+	// unknownKIDRefreshEvery limits refetches triggered by unknown kids, so
+	// tokens with random kids cannot turn every request into a call to auth.
+	unknownKIDRefreshEvery = 30 * time.Second
+	// unknownKIDWaitMax is how long a request may wait for the limiter. When
+	// the next refetch is not due within it the lookup fails at once instead
+	// of holding the request. In jwkset v0.11.0 this deadline also bounds
+	// the refetch itself, hence not lower.
+	unknownKIDWaitMax = 500 * time.Millisecond
+)
+
+// ErrMissingKID means the token header has no kid. Such tokens are
+// rejected rather than tried against every key.
+var ErrMissingKID = errors.New("jwtauth: token header has no kid")
+
+// Config locates auth's keys and names the expected issuer and audience.
+type Config struct {
+	// JWKSURL is auth's GET /.well-known/jwks.json.
+	JWKSURL  string `conf:"env:JWT_JWKS_URL,default:http://127.0.0.1:8081/.well-known/jwks.json"`
+	Issuer   string `conf:"default:ponto-auth"`
+	Audience string `conf:"default:ponto-api"`
+	// RefreshInterval defaults to DefaultRefreshInterval.
+	RefreshInterval time.Duration `conf:"default:5m"`
+	// HTTPTimeout defaults to DefaultHTTPTimeout.
+	HTTPTimeout time.Duration `conf:"default:5s"`
+}
+
+// Verifier checks access tokens. It is safe for concurrent use.
+type Verifier struct {
+	// keyfunc is per call so key lookups (and the refetch they may trigger)
+	// honour the request's context.
+	keyfunc func(ctx context.Context) jwt.Keyfunc
+	parser  *jwt.Parser
+}
+
+// NewVerifier builds a Verifier backed by auth's JWKS. It fetches the keys
+// once, but a failed fetch is not an error: services must be able to start
+// before auth does, and the keys are fetched again when a token arrives
+// with a kid not yet known. ctx ends the background refresh.
+func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
+	if cfg.JWKSURL == "" || cfg.Issuer == "" || cfg.Audience == "" {
+		return nil, errors.New("jwtauth: JWKSURL, Issuer and Audience are required")
+	}
+	refresh := cfg.RefreshInterval
+	if refresh <= 0 {
+		refresh = DefaultRefreshInterval
+	}
+	timeout := cfg.HTTPTimeout
+	if timeout <= 0 {
+		timeout = DefaultHTTPTimeout
+	}
+	noErrorOnFirstFetch := true
+	remote, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{cfg.JWKSURL}, keyfunc.Override{
+		HTTPTimeout:               timeout,
+		NoErrorReturnFirstHTTPReq: &noErrorOnFirstFetch,
+		RefreshInterval:           refresh,
+		RefreshUnknownKID:         rate.NewLimiter(rate.Every(unknownKIDRefreshEvery), 1),
+		RateLimitWaitMax:          unknownKIDWaitMax,
+		RefreshErrorHandlerFunc: func(u string) func(context.Context, error) {
+			return func(ctx context.Context, err error) {
+				// A warning: cached keys keep working and the next refresh
+				// may succeed.
+				slog.WarnContext(ctx, "jwtauth: JWKS fetch failed", "url", u, "error", err)
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jwtauth: JWKS client: %w", err)
+	}
+	// The default keyfunc ignores the JWK "use"; rebuild it over the same
+	// storage so only signing keys can verify tokens.
+	kf, err := keyfunc.New(keyfunc.Options{
+		Ctx:          ctx,
+		Storage:      remote.Storage(),
+		UseWhitelist: []jwkset.USE{jwkset.UseSig},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jwtauth: keyfunc: %w", err)
+	}
+	return newVerifier(kf.KeyfuncCtx, cfg.Issuer, cfg.Audience), nil
+}
+
+// NewVerifierFromKeyfunc builds a Verifier over a fixed key lookup, for
+// tests or static keys. All other checks (EdDSA only, kid, iss, aud, exp,
+// role) are the same as NewVerifier's.
+func NewVerifierFromKeyfunc(kf jwt.Keyfunc, issuer, audience string) *Verifier {
+	return newVerifier(func(context.Context) jwt.Keyfunc { return kf }, issuer, audience)
+}
+
+func newVerifier(keyfunc func(context.Context) jwt.Keyfunc, issuer, audience string) *Verifier {
+	return &Verifier{
+		keyfunc: keyfunc,
+		parser: jwt.NewParser(
+			// Pinning the algorithm shuts out "none" and HMAC-with-public-key
+			// tricks before any key is looked up.
+			jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
+			jwt.WithIssuer(issuer),
+			jwt.WithAudience(audience),
+			jwt.WithExpirationRequired(),
+			jwt.WithIssuedAt(),
+			jwt.WithLeeway(Leeway),
+		),
+	}
+}
+
+// Verify checks the token's signature and claims and returns the claims.
+// Errors wrap the golang-jwt sentinels (jwt.ErrTokenExpired, ...),
+// ErrMissingKID, ErrUnknownRole or ErrTenantClaims; they are meant for logs,
+// not for the client.
+func (v *Verifier) Verify(ctx context.Context, token string) (*Claims, error) {
+	lookup := v.keyfunc(ctx)
+	claims := &Claims{}
+	_, err := v.parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
+		// Without a kid, keyfunc would try every key in the set; auth always
+		// sets one, so its absence means the token is not auth's.
+		if kid, _ := t.Header["kid"].(string); kid == "" {
+			return nil, ErrMissingKID
+		}
+		return lookup(t)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jwtauth: %w", err)
+	}
+	return claims, nil
+}

@@ -1,0 +1,132 @@
+package redisclient_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ardanlabs/conf/v3"
+	"go.opentelemetry.io/otel"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/redisclient/redistest"
+)
+
+// These tests do not run in parallel: TestTracing installs the global
+// tracer provider and counts spans.
+
+func TestPing(t *testing.T) {
+	c := redistest.New(t)
+	ctx := context.Background()
+
+	if err := redisclient.Ping(c)(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	key := redistest.Prefix(t) + "greeting"
+	if err := c.Set(ctx, key, "olá", time.Minute).Err(); err != nil {
+		t.Fatalf("SET: %v", err)
+	}
+	if got, err := c.Get(ctx, key).Result(); err != nil || got != "olá" {
+		t.Fatalf("GET = %q, %v", got, err)
+	}
+}
+
+func TestOpenDoesNotNeedRedis(t *testing.T) {
+	// Nothing listens on port 1: a service must still start, and only
+	// report not-ready.
+	c, err := redisclient.Open(redisclient.Config{Addr: "127.0.0.1:1", DialTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("Open with Redis down = %v, want nil", err)
+	}
+	defer c.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := redisclient.Ping(c)(ctx); err == nil {
+		t.Fatal("Ping with Redis down returned nil")
+	}
+}
+
+func TestOpenRejectsEmptyAddr(t *testing.T) {
+	if _, err := redisclient.Open(redisclient.Config{}); err == nil {
+		t.Fatal("Open with no address returned nil")
+	}
+}
+
+func TestOpenAppliesDefaultTimeouts(t *testing.T) {
+	c, err := redisclient.Open(redisclient.Config{Addr: redistest.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	o := c.Options()
+	if o.DialTimeout != 2*time.Second || o.ReadTimeout != time.Second || o.WriteTimeout != time.Second {
+		t.Errorf("timeouts dial=%v read=%v write=%v, want 2s/1s/1s", o.DialTimeout, o.ReadTimeout, o.WriteTimeout)
+	}
+}
+
+func TestTracing(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	defer otel.SetTracerProvider(prev)
+
+	c := redistest.New(t)
+	ctx, parent := tp.Tracer("test").Start(context.Background(), "handler")
+	key := redistest.Prefix(t) + "secret"
+	if err := c.Set(ctx, key, "token-value", time.Minute).Err(); err != nil {
+		t.Fatalf("SET: %v", err)
+	}
+	parent.End()
+
+	var found bool
+	for _, s := range exp.GetSpans() {
+		if s.Name != "set" {
+			continue
+		}
+		found = true
+		if s.Parent.TraceID() != parent.SpanContext().TraceID() {
+			t.Error("redis span is not a child of the caller's span")
+		}
+		for _, a := range s.Attributes {
+			if strings.Contains(a.Value.Emit(), "token-value") {
+				t.Errorf("span attribute %s leaks the value", a.Key)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no span named set among %d spans", len(exp.GetSpans()))
+	}
+}
+
+// TestConfigFromEnv pins the env names services rely on and that the
+// password is masked when the config is printed.
+func TestConfigFromEnv(t *testing.T) {
+	var cfg struct{ Redis redisclient.Config }
+	t.Setenv("PONTOTEST_REDIS_ADDR", "redis:6380")
+	t.Setenv("PONTOTEST_REDIS_PASSWORD", "s3cret")
+	t.Setenv("PONTOTEST_REDIS_READ_TIMEOUT", "250ms")
+
+	if _, err := conf.Parse("PONTOTEST", &cfg); err != nil {
+		t.Fatalf("conf.Parse: %v", err)
+	}
+	r := cfg.Redis
+	if r.Addr != "redis:6380" || r.Password != "s3cret" || r.ReadTimeout != 250*time.Millisecond {
+		t.Errorf("parsed %+v", r)
+	}
+	if r.DialTimeout != 2*time.Second || r.WriteTimeout != time.Second {
+		t.Errorf("defaults not applied: %+v", r)
+	}
+	out, err := conf.String(&cfg)
+	if err != nil {
+		t.Fatalf("conf.String: %v", err)
+	}
+	if strings.Contains(out, "s3cret") {
+		t.Errorf("password printed:\n%s", out)
+	}
+}

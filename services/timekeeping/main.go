@@ -1,0 +1,87 @@
+// Command timekeeping records punches (append-only, with NSR and hash chain), adjustments, absences and department reports.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"log/slog"
+
+	"github.com/ardanlabs/conf/v3"
+
+	"github.com/ponto/ponto/pkg/database"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/logging"
+	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/telemetry"
+)
+
+const name = "timekeeping"
+
+// build is set at link time (-ldflags "-X main.build=...").
+var build = "develop"
+
+//go:embed migrations
+var migrationFiles embed.FS
+
+// Config is the whole configuration of the service, read from the
+// environment (e.g. HTTP_PUBLIC_ADDR, DB_URL); see README.md.
+type Config struct {
+	conf.Version
+	Args conf.Args
+	Log  logging.Config
+	HTTP httpserver.Config
+	DB   database.Config
+}
+
+func main() { service.Main(name, run) }
+
+func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
+	// -------------------------------------------------------------------------
+	// Configuration
+
+	cfg := Config{Version: conf.Version{Build: build, Desc: "ponto " + name}}
+	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
+		return err
+	}
+	migrations, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return err
+	}
+
+	switch cmd := cfg.Args.Num(0); cmd {
+	case "":
+	case "migrate":
+		log.Info("migrating database")
+		return database.Migrate(ctx, cfg.DB.URL, migrations)
+	default:
+		return fmt.Errorf("unknown command %q (known: migrate)", cmd)
+	}
+
+	// -------------------------------------------------------------------------
+	// Telemetry
+
+	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry(context.WithoutCancel(ctx))
+
+	// -------------------------------------------------------------------------
+	// Dependencies
+
+	db, err := database.Open(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	// -------------------------------------------------------------------------
+	// Servers
+
+	srv := httpserver.New(name, cfg.HTTP, log,
+		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
+	)
+	return srv.Run(ctx)
+}
