@@ -42,7 +42,11 @@ func jsonError(err error) *apierr.Error {
 	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF):
 		return apierr.BadRequest("json_invalido", "JSON malformado").Wrap(err)
 	case errors.As(err, &typ):
-		return apierr.Invalid(map[string]string{typ.Field: fmt.Sprintf("deve ser do tipo %s", typeName(typ.Type.Kind().String()))}).Wrap(err)
+		field := typ.Field
+		if field == "" { // the body itself has the wrong type, e.g. [] for {}
+			field = "corpo"
+		}
+		return apierr.Invalid(map[string]string{field: fmt.Sprintf("deve ser do tipo %s", typeName(typ.Type.Kind().String()))}).Wrap(err)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 		return apierr.Invalid(map[string]string{field: "campo desconhecido"}).Wrap(err)

@@ -45,6 +45,7 @@ func TestDecodeJSON(t *testing.T) {
 		{"two values", `{"funcionarioId":7}{"funcionarioId":8}`, jsonCT, 400, "json_invalido", ""},
 		{"unknown field", `{"funcionarioId":7,"horarioRegistro":"2020-01-01T00:00:00Z"}`, jsonCT, 400, "validacao", "horarioRegistro"},
 		{"wrong type", `{"funcionarioId":"7"}`, jsonCT, 400, "validacao", "funcionarioId"},
+		{"array body", `[]`, jsonCT, 400, "validacao", "corpo"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
 
 	"github.com/ardanlabs/conf/v3"
 
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/telemetry"
+	"github.com/ponto/ponto/services/employee/internal/funcionario"
 )
 
 const name = "employee"
@@ -33,6 +36,20 @@ type Config struct {
 	Log  logging.Config
 	HTTP httpserver.Config
 	DB   database.Config
+	JWT  jwtauth.Config
+	// AuthInternalURL is auth's internal listener, called to revoke a
+	// deactivated employee's sessions.
+	AuthInternalURL string `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
+}
+
+// Validate checks what conf's tags cannot: the auth URL must be usable,
+// or every deactivation would fail at run time instead of at start-up.
+func (c *Config) Validate() error {
+	u, err := url.Parse(c.AuthInternalURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("AUTH_INTERNAL_URL %q: want an http(s) URL", c.AuthInternalURL)
+	}
+	return nil
 }
 
 func main() { service.Main(name, run) }
@@ -77,11 +94,18 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer db.Close()
 
+	verifier, err := jwtauth.NewVerifier(ctx, cfg.JWT)
+	if err != nil {
+		return err
+	}
+	revoker := funcionario.NewAuthRevoker(cfg.AuthInternalURL)
+
 	// -------------------------------------------------------------------------
 	// Servers
 
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
+	mountRoutes(srv, verifier, db, revoker)
 	return srv.Run(ctx)
 }

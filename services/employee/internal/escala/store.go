@@ -1,0 +1,84 @@
+package escala
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/page"
+)
+
+// ErrNotFound means no such schedule in the caller's company.
+var ErrNotFound = apierr.NotFound("escala de trabalho não encontrada")
+
+// Store holds the SQL of schedules.
+type Store struct{ db *pgxpool.Pool }
+
+// NewStore returns a Store on db.
+func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
+
+// Create stores e and returns it with its id.
+func (s *Store) Create(ctx context.Context, e Escala) (Escala, error) {
+	err := s.db.QueryRow(ctx,
+		`INSERT INTO escalas_trabalho (empresa_id, nome, horarios, minutos_diarios)
+		 VALUES ($1, $2, $3, $4) RETURNING id`,
+		e.EmpresaID, e.Nome, e.Horarios, DailyMinutes(e.Horarios),
+	).Scan(&e.ID)
+	if err != nil {
+		return Escala{}, fmt.Errorf("escala: create: %w", err)
+	}
+	return e, nil
+}
+
+const selectEscala = `SELECT e.id, e.empresa_id, e.nome, e.horarios FROM escalas_trabalho e `
+
+// Get returns schedule id of company empresaID, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, empresaID, id int64) (Escala, error) {
+	return s.one(ctx, selectEscala+`WHERE e.id = $1 AND e.empresa_id = $2`, id, empresaID)
+}
+
+// OfFuncionario returns the schedule of employee funcionarioID, or
+// ErrNotFound when there is no such employee.
+func (s *Store) OfFuncionario(ctx context.Context, funcionarioID int64) (Escala, error) {
+	return s.one(ctx, selectEscala+
+		`JOIN funcionarios f ON f.escala_trabalho_id = e.id AND f.empresa_id = e.empresa_id
+		 WHERE f.id = $1`, funcionarioID)
+}
+
+func (s *Store) one(ctx context.Context, sql string, args ...any) (Escala, error) {
+	rows, _ := s.db.Query(ctx, sql, args...)
+	e, err := pgx.CollectExactlyOneRow(rows, scanEscala)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Escala{}, ErrNotFound
+	}
+	if err != nil {
+		return Escala{}, fmt.Errorf("escala: get: %w", err)
+	}
+	return e, nil
+}
+
+// List returns one page of the company's schedules, oldest first, and
+// how many it has in all.
+func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Escala, int, error) {
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM escalas_trabalho WHERE empresa_id = $1`, empresaID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("escala: count: %w", err)
+	}
+	rows, _ := s.db.Query(ctx, selectEscala+`WHERE e.empresa_id = $1 ORDER BY e.id LIMIT $2 OFFSET $3`,
+		empresaID, p.Limit(), p.Offset())
+	items, err := pgx.CollectRows(rows, scanEscala)
+	if err != nil {
+		return nil, 0, fmt.Errorf("escala: list: %w", err)
+	}
+	return items, total, nil
+}
+
+func scanEscala(row pgx.CollectableRow) (Escala, error) {
+	var e Escala
+	err := row.Scan(&e.ID, &e.EmpresaID, &e.Nome, &e.Horarios)
+	return e, err
+}

@@ -1,0 +1,143 @@
+package funcionario
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/services/employee/internal/departamento"
+	"github.com/ponto/ponto/services/employee/internal/request"
+)
+
+// Limits of the internal bodies and queries.
+const (
+	emailMax      = 254
+	fotoURLMax    = 2048
+	codeVerifyMax = 255
+)
+
+// Internal mounts the service-to-service routes (docs/internal-api.md).
+// They are reachable only on the internal listener; callers are other
+// ponto services, so they answer any company's employee.
+func (h *Handlers) Internal(r fiber.Router) {
+	// por-email before :funcionarioId, which would otherwise take it.
+	r.Get("/internal/funcionarios/por-email", h.internalByEmail)
+	r.Get("/internal/funcionarios/:funcionarioId", h.internalByID)
+	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
+	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
+	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/funcionarios", h.internalOfDepartamento)
+}
+
+func (h *Handlers) internalByID(c *fiber.Ctx) error {
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	f, err := h.store.ByID(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(Render(f, Internal))
+}
+
+// internalByEmail is auth's login lookup; the e-mail matches ignoring case.
+func (h *Handlers) internalByEmail(c *fiber.Ctx) error {
+	email := c.Query("email")
+	if email == "" || len(email) > emailMax {
+		return apierr.Invalid(map[string]string{"email": "informe um e-mail de até 254 caracteres"})
+	}
+	f, err := h.store.ByEmail(c.UserContext(), email)
+	if err != nil {
+		return err
+	}
+	return c.JSON(Render(f, Internal))
+}
+
+// departamentoFuncionarios is the answer of the by-name department route.
+type departamentoFuncionarios struct {
+	Departamento departamento.Departamento `json:"departamento"`
+	Funcionarios []Record                  `json:"funcionarios"`
+}
+
+// internalOfDepartamento serves timekeeping's reports: the department
+// named nome (case-insensitive, URL-escaped in the path) of company
+// empresaId, with every one of its employees, active or not.
+func (h *Handlers) internalOfDepartamento(c *fiber.Ctx) error {
+	empresaID, err := request.ID(c, "empresaId")
+	if err != nil {
+		return err
+	}
+	nome, err := url.PathUnescape(c.Params("nome"))
+	if err != nil || nome == "" || utf8.RuneCountInString(nome) > 100 || !utf8.ValidString(nome) {
+		return apierr.Invalid(map[string]string{"nome": "nome de departamento inválido"})
+	}
+	ctx := c.UserContext()
+	d, err := h.departamentos.ByNome(ctx, empresaID, nome)
+	if err != nil {
+		return err
+	}
+	fs, err := h.store.OfDepartamento(ctx, empresaID, d.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(departamentoFuncionarios{Departamento: d, Funcionarios: RenderAll(fs, Internal)})
+}
+
+// internalSetFoto is media's PUT {"fotoProfile": "<url or null>"} → 204.
+func (h *Handlers) internalSetFoto(c *fiber.Ctx) error {
+	var in struct {
+		FotoProfile request.Opt[string] `json:"fotoProfile"`
+	}
+	return h.setField(c, &in, func() (*string, error) {
+		return nullableText(in.FotoProfile, "fotoProfile", fotoURLMax)
+	}, h.store.SetFotoProfile)
+}
+
+// internalSetCodeVerify is auth's PUT {"codeVerify": "<hash or null>"} → 204.
+func (h *Handlers) internalSetCodeVerify(c *fiber.Ctx) error {
+	var in struct {
+		CodeVerify request.Opt[string] `json:"codeVerify"`
+	}
+	return h.setField(c, &in, func() (*string, error) {
+		return nullableText(in.CodeVerify, "codeVerify", codeVerifyMax)
+	}, h.store.SetCodeVerify)
+}
+
+// setField decodes body into in, takes the value from field and stores
+// it with set.
+func (h *Handlers) setField(c *fiber.Ctx, in any, field func() (*string, error),
+	set func(ctx context.Context, id int64, v *string) error) error {
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	if err := httpserver.DecodeJSON(c, in); err != nil {
+		return err
+	}
+	v, err := field()
+	if err != nil {
+		return err
+	}
+	if err := set(c.UserContext(), id, v); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// nullableText requires the key, allows null, and bounds a string.
+func nullableText(o request.Opt[string], field string, maxLen int) (*string, error) {
+	switch {
+	case !o.Set:
+		return nil, apierr.Invalid(map[string]string{field: "campo obrigatório (null para limpar)"})
+	case o.Null:
+		return nil, nil
+	case o.Value == "" || len(o.Value) > maxLen:
+		return nil, apierr.Invalid(map[string]string{field: "deve ter de 1 a " + strconv.Itoa(maxLen) + " caracteres"})
+	}
+	return o.Ptr(), nil
+}

@@ -1,0 +1,172 @@
+// Package funcionario keeps employees: their creation, reads, updates
+// (deactivation revokes their sessions in auth), the employee lists of a
+// department, and the internal routes other services use to look them up.
+package funcionario
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Values the contract fixes.
+const (
+	roleFuncionario   = "funcionario"
+	sentimentoNeutro  = "Neutro"
+	isoMillisUTC      = "2006-01-02T15:04:05.000Z"
+	registrosPontoNil = "[]"
+)
+
+// Funcionario is an employee as stored, without the password hash, which
+// is never read back.
+type Funcionario struct {
+	ID               int64
+	EmpresaID        int64
+	EscalaTrabalhoID int64
+	DepartamentoID   *int64
+	Segmento         *int
+	Nome             string
+	Cargo            string
+	Email            string
+	CPF              string
+	Telefone         string
+	Endereco         string
+	DataNascimento   time.Time
+	CodeVerify       *string
+	Ativo            bool
+	CLT              bool
+	PJ               bool
+	Sobreaviso       bool
+	Sentimento       string
+	Cidade           *string
+	UF               *string
+	CodeMatricula    *string
+	Nispis           *string
+	ValorHora        *float64
+	DataAdmissao     *time.Time
+	DeviceToken      *string
+	FotoProfile      *string
+	// HorarioTrabalho is the schedule's expected minutes per working day
+	// (escala.DailyMinutes), read through the employee's schedule.
+	HorarioTrabalho int
+}
+
+// Record is the contract's "Employee record" (nested as funcionario in the
+// clock-in answer) followed by the employee's company, schedule,
+// department and segment. Every answer that shows an employee, public or
+// internal, is a Record made by Render, so all services see one shape.
+type Record struct {
+	ID              int64           `json:"id"`
+	Nome            string          `json:"nome"`
+	Cargo           string          `json:"cargo"`
+	Email           string          `json:"email"`
+	Endereco        string          `json:"endereco"`
+	Telefone        string          `json:"telefone"`
+	Role            string          `json:"role"`
+	CPFCNPJ         string          `json:"cpfcnpj"`
+	CodeVerify      *string         `json:"codeVerify"`
+	DataNascimento  string          `json:"dataNascimento"`
+	HorarioTrabalho int             `json:"horarioTrabalho"`
+	Ativo           bool            `json:"ativo"`
+	CLT             bool            `json:"clt"`
+	PJ              bool            `json:"pj"`
+	Sobreaviso      bool            `json:"sobreaviso"`
+	Sentimento      string          `json:"sentimento"`
+	RegistrosPonto  json.RawMessage `json:"registrosPonto"`
+	Cidade          *string         `json:"cidade"`
+	CodeMatricula   *string         `json:"codeMatricula"`
+	DataAdmissao    *string         `json:"dataAdmissao"`
+	DeviceToken     *string         `json:"deviceToken"`
+	FotoProfile     *string         `json:"fotoProfile"`
+	Nispis          *string         `json:"nispis"`
+	UF              *string         `json:"uf"`
+	ValorHora       *float64        `json:"valorHora"`
+
+	EmpresaID        int64  `json:"empresaId"`
+	EscalaTrabalhoID int64  `json:"escalaTrabalhoId"`
+	DepartamentoID   *int64 `json:"departamentoId"`
+	Segmento         *int   `json:"segmento"`
+}
+
+// Audience says who reads a Record.
+type Audience int
+
+const (
+	// Internal is another ponto service: it gets codeVerify.
+	Internal Audience = iota
+	// Public is a client app. codeVerify is shown as null there: it hashes
+	// a six-digit login code, which anyone holding the hash could find by
+	// trying all million codes while it is still valid.
+	Public
+)
+
+// Render is the one place an employee becomes JSON. registrosPonto is
+// always empty here: time records belong to the timekeeping service,
+// which fills the list in its own answers.
+func Render(f Funcionario, a Audience) Record {
+	r := Record{
+		ID:               f.ID,
+		Nome:             f.Nome,
+		Cargo:            f.Cargo,
+		Email:            f.Email,
+		Endereco:         f.Endereco,
+		Telefone:         f.Telefone,
+		Role:             roleFuncionario,
+		CPFCNPJ:          f.CPF,
+		CodeVerify:       f.CodeVerify,
+		DataNascimento:   f.DataNascimento.UTC().Format(isoMillisUTC),
+		HorarioTrabalho:  f.HorarioTrabalho,
+		Ativo:            f.Ativo,
+		CLT:              f.CLT,
+		PJ:               f.PJ,
+		Sobreaviso:       f.Sobreaviso,
+		Sentimento:       f.Sentimento,
+		RegistrosPonto:   json.RawMessage(registrosPontoNil),
+		Cidade:           f.Cidade,
+		CodeMatricula:    f.CodeMatricula,
+		DeviceToken:      f.DeviceToken,
+		FotoProfile:      f.FotoProfile,
+		Nispis:           f.Nispis,
+		UF:               f.UF,
+		ValorHora:        f.ValorHora,
+		EmpresaID:        f.EmpresaID,
+		EscalaTrabalhoID: f.EscalaTrabalhoID,
+		DepartamentoID:   f.DepartamentoID,
+		Segmento:         f.Segmento,
+	}
+	if f.DataAdmissao != nil {
+		s := f.DataAdmissao.UTC().Format(isoMillisUTC)
+		r.DataAdmissao = &s
+	}
+	if a == Public {
+		r.CodeVerify = nil
+	}
+	if r.Sentimento == "" {
+		r.Sentimento = sentimentoNeutro
+	}
+	return r
+}
+
+// RenderAll renders a list; an empty list is [] rather than null.
+func RenderAll(fs []Funcionario, a Audience) []Record {
+	out := make([]Record, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, Render(f, a))
+	}
+	return out
+}
+
+// Created is the answer of POST /funcionarios: the contract's nine
+// request fields, password as its bcrypt hash and dataNascimento as sent,
+// plus the new id.
+type Created struct {
+	ID               int64  `json:"id"`
+	Cargo            string `json:"cargo"`
+	CPF              string `json:"cpf"`
+	DataNascimento   string `json:"dataNascimento"`
+	Email            string `json:"email"`
+	EmpresaID        int64  `json:"empresaId"`
+	EscalaTrabalhoID int64  `json:"escalaTrabalhoId"`
+	Nome             string `json:"nome"`
+	Password         string `json:"password"`
+	Telefone         string `json:"telefone"`
+}

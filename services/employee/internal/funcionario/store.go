@@ -1,0 +1,224 @@
+package funcionario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/page"
+)
+
+// ErrNotFound means no such employee (in the caller's company).
+var ErrNotFound = apierr.NotFound("funcionário não encontrado")
+
+// Store holds the SQL of employees.
+type Store struct{ db *pgxpool.Pool }
+
+// NewStore returns a Store on db.
+func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
+
+// Create inserts n and returns its id. The unique indexes and composite
+// foreign keys decide duplicates and foreign references (see
+// constraintError), so no check-then-insert race exists.
+func (s *Store) Create(ctx context.Context, n newFuncionario) (int64, error) {
+	var id int64
+	err := s.db.QueryRow(ctx, `INSERT INTO funcionarios (
+			empresa_id, escala_trabalho_id, departamento_id, segmento, nome, cargo, email, cpf,
+			telefone, endereco, data_nascimento, password_hash, clt, pj, sobreaviso,
+			cidade, uf, code_matricula, nispis, valor_hora, data_admissao)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+		RETURNING id`,
+		n.EmpresaID, n.EscalaTrabalhoID, n.DepartamentoID, n.Segmento, n.Nome, n.Cargo, n.Email, n.CPF,
+		n.Telefone, n.Endereco, n.DataNascimento, n.PasswordHash, n.CLT, n.PJ, n.Sobreaviso,
+		n.Cidade, n.UF, n.CodeMatricula, n.Nispis, n.ValorHora, n.DataAdmissao,
+	).Scan(&id)
+	if err != nil {
+		return 0, constraintError("funcionario: create", err)
+	}
+	return id, nil
+}
+
+// constraintError turns the violations of the employees table into the
+// client's errors. A foreign key failing means the schedule, department or
+// segment is unknown in the caller's company: 404 naming the field, the
+// same answer whether it does not exist or belongs to another company.
+func constraintError(op string, err error) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	switch pgErr.ConstraintName {
+	case "funcionarios_cpf":
+		return apierr.Conflict("cpf_duplicado", "CPF já cadastrado")
+	case "funcionarios_email":
+		return apierr.Conflict("email_duplicado", "e-mail já cadastrado")
+	case "funcionarios_matricula":
+		return apierr.Conflict("matricula_duplicada", "matrícula já usada nesta empresa")
+	case "funcionarios_escala_fk":
+		return notFoundField("escalaTrabalhoId", "escala de trabalho não encontrada")
+	case "funcionarios_departamento_fk":
+		return notFoundField("departamentoId", "departamento não encontrado")
+	case "funcionarios_segmento_fk":
+		return notFoundField("segmento", "segmento não encontrado no departamento")
+	case "funcionarios_segmento_sem_departamento":
+		return apierr.Invalid(map[string]string{"segmento": "exige departamentoId"})
+	case "funcionarios_clt_pj":
+		return apierr.Invalid(map[string]string{"pj": "não pode ser CLT e PJ ao mesmo tempo"})
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+func notFoundField(field, message string) *apierr.Error {
+	return &apierr.Error{Status: http.StatusNotFound, Code: "nao_encontrado", Message: message,
+		Fields: map[string]string{field: message}}
+}
+
+// selectFuncionario reads an employee with his schedule's daily minutes.
+const selectFuncionario = `SELECT f.id, f.empresa_id, f.escala_trabalho_id, f.departamento_id, f.segmento,
+	f.nome, f.cargo, f.email, f.cpf, f.telefone, f.endereco, f.data_nascimento, f.code_verify,
+	f.ativo, f.clt, f.pj, f.sobreaviso, f.sentimento, f.cidade, f.uf, f.code_matricula, f.nispis,
+	f.valor_hora::float8, f.data_admissao, f.device_token, f.foto_profile, e.minutos_diarios
+	FROM funcionarios f JOIN escalas_trabalho e ON e.id = f.escala_trabalho_id `
+
+func scanFuncionario(row pgx.CollectableRow) (Funcionario, error) {
+	var f Funcionario
+	err := row.Scan(&f.ID, &f.EmpresaID, &f.EscalaTrabalhoID, &f.DepartamentoID, &f.Segmento,
+		&f.Nome, &f.Cargo, &f.Email, &f.CPF, &f.Telefone, &f.Endereco, &f.DataNascimento, &f.CodeVerify,
+		&f.Ativo, &f.CLT, &f.PJ, &f.Sobreaviso, &f.Sentimento, &f.Cidade, &f.UF, &f.CodeMatricula, &f.Nispis,
+		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.HorarioTrabalho)
+	return f, err
+}
+
+// Get returns employee id of company empresaID, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, empresaID, id int64) (Funcionario, error) {
+	return s.one(ctx, selectFuncionario+`WHERE f.id = $1 AND f.empresa_id = $2`, id, empresaID)
+}
+
+// ByID returns employee id of any company (internal API).
+func (s *Store) ByID(ctx context.Context, id int64) (Funcionario, error) {
+	return s.one(ctx, selectFuncionario+`WHERE f.id = $1`, id)
+}
+
+// ByEmail returns the employee whose e-mail is email, ignoring case as
+// the unique index does (internal API, for login).
+func (s *Store) ByEmail(ctx context.Context, email string) (Funcionario, error) {
+	return s.one(ctx, selectFuncionario+`WHERE lower(f.email) = lower($1)`, email)
+}
+
+func (s *Store) one(ctx context.Context, sql string, args ...any) (Funcionario, error) {
+	rows, _ := s.db.Query(ctx, sql, args...)
+	f, err := pgx.CollectExactlyOneRow(rows, scanFuncionario)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Funcionario{}, ErrNotFound
+	}
+	if err != nil {
+		return Funcionario{}, fmt.Errorf("funcionario: get: %w", err)
+	}
+	return f, nil
+}
+
+// Filtro narrows a company's employee list; nil fields do not filter.
+type Filtro struct {
+	DepartamentoID *int64
+	Segmento       *int // needs DepartamentoID; nil is the whole department
+	Ativo          *bool
+}
+
+const filtroWhere = `WHERE f.empresa_id = $1
+	AND ($2::bigint IS NULL OR f.departamento_id = $2)
+	AND ($3::int IS NULL OR f.segmento = $3)
+	AND ($4::bool IS NULL OR f.ativo = $4) `
+
+// List returns one page of the company's employees matching fl, oldest
+// first, and how many match in all.
+func (s *Store) List(ctx context.Context, empresaID int64, fl Filtro, p page.Page) ([]Funcionario, int, error) {
+	args := []any{empresaID, fl.DepartamentoID, fl.Segmento, fl.Ativo}
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM funcionarios f `+filtroWhere, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("funcionario: count: %w", err)
+	}
+	rows, _ := s.db.Query(ctx, selectFuncionario+filtroWhere+`ORDER BY f.id LIMIT $5 OFFSET $6`,
+		append(args, p.Limit(), p.Offset())...)
+	items, err := pgx.CollectRows(rows, scanFuncionario)
+	if err != nil {
+		return nil, 0, fmt.Errorf("funcionario: list: %w", err)
+	}
+	return items, total, nil
+}
+
+// OfDepartamento returns every employee of a department, by name (for
+// reports, which cover the whole department at once).
+func (s *Store) OfDepartamento(ctx context.Context, empresaID, departamentoID int64) ([]Funcionario, error) {
+	rows, _ := s.db.Query(ctx, selectFuncionario+
+		`WHERE f.empresa_id = $1 AND f.departamento_id = $2 ORDER BY f.nome, f.id`, empresaID, departamentoID)
+	items, err := pgx.CollectRows(rows, scanFuncionario)
+	if err != nil {
+		return nil, fmt.Errorf("funcionario: of departamento: %w", err)
+	}
+	return items, nil
+}
+
+// Update applies u to employee id of company empresaID in one
+// transaction. When it turns an active employee inactive, revoke runs
+// before the commit with the row locked: if revoke fails, the
+// deactivation is rolled back, so an employee is never inactive while his
+// sessions live on. (If the commit itself fails after revoke succeeded,
+// the employee stays active and merely logs in again: harmless.)
+func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revoke func(context.Context) error) error {
+	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		var ativo bool
+		err := tx.QueryRow(ctx, `SELECT ativo FROM funcionarios WHERE id = $1 AND empresa_id = $2 FOR UPDATE`,
+			id, empresaID).Scan(&ativo)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("funcionario: lock: %w", err)
+		}
+		sets := make([]string, 0, len(u.changes)+1)
+		args := []any{id, empresaID}
+		for _, c := range u.changes {
+			args = append(args, c.value)
+			sets = append(sets, c.column+" = $"+strconv.Itoa(len(args)))
+		}
+		sets = append(sets, "atualizado_em = now()")
+		if _, err := tx.Exec(ctx, `UPDATE funcionarios SET `+strings.Join(sets, ", ")+
+			` WHERE id = $1 AND empresa_id = $2`, args...); err != nil {
+			return constraintError("funcionario: update", err)
+		}
+		if ativo && u.deactivate {
+			return revoke(ctx)
+		}
+		return nil
+	})
+}
+
+// SetFotoProfile sets (or clears, with nil) the photo URL of employee id.
+func (s *Store) SetFotoProfile(ctx context.Context, id int64, url *string) error {
+	return s.setColumn(ctx, "foto_profile", id, url)
+}
+
+// SetCodeVerify keeps the hash of the employee's latest login code.
+func (s *Store) SetCodeVerify(ctx context.Context, id int64, hash *string) error {
+	return s.setColumn(ctx, "code_verify", id, hash)
+}
+
+// setColumn updates one column; column is always a constant of this file.
+func (s *Store) setColumn(ctx context.Context, column string, id int64, value *string) error {
+	tag, err := s.db.Exec(ctx, `UPDATE funcionarios SET `+column+` = $2, atualizado_em = now() WHERE id = $1`, id, value)
+	if err != nil {
+		return fmt.Errorf("funcionario: set %s: %w", column, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

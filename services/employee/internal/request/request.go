@@ -1,0 +1,103 @@
+// Package request reads what a request to the employee service carries:
+// the verified caller, numeric path and query values, the company named in
+// a body, and optional body fields that tell "absent" from "null".
+package request
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+)
+
+// Caller returns the claims the verifier stored. Public routes are all
+// mounted behind it, so missing claims are a wiring bug: answer 401 rather
+// than run unauthenticated.
+func Caller(c *fiber.Ctx) (*jwtauth.Claims, error) {
+	claims, ok := jwtauth.FromContext(c)
+	if !ok {
+		return nil, apierr.Unauthorized("token ausente")
+	}
+	return claims, nil
+}
+
+// ID reads the path value name as a positive integer; anything else is a
+// 400 naming it.
+func ID(c *fiber.Ctx, name string) (int64, error) {
+	n, err := strconv.ParseInt(c.Params(name), 10, 64)
+	if err != nil || n < 1 {
+		return 0, apierr.Invalid(map[string]string{name: "deve ser um inteiro positivo"})
+	}
+	return n, nil
+}
+
+// QueryID reads an optional positive integer query value (nil when absent).
+func QueryID(c *fiber.Ctx, name string) (*int64, error) {
+	s := c.Query(name)
+	if s == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return nil, apierr.Invalid(map[string]string{name: "deve ser um inteiro positivo"})
+	}
+	return &n, nil
+}
+
+// QueryBool reads an optional true/false query value (nil when absent).
+func QueryBool(c *fiber.Ctx, name string) (*bool, error) {
+	switch c.Query(name) {
+	case "":
+		return nil, nil
+	case "true":
+		b := true
+		return &b, nil
+	case "false":
+		b := false
+		return &b, nil
+	}
+	return nil, apierr.Invalid(map[string]string{name: "deve ser true ou false"})
+}
+
+// SameEmpresa refuses a body whose empresaId names another company than
+// the caller's. It is a 403 rather than a 404: nothing of the other
+// company is looked up or revealed, the caller simply may not act for it.
+func SameEmpresa(caller *jwtauth.Claims, empresaID int64) error {
+	if empresaID > 0 && empresaID != caller.EmpresaID {
+		return apierr.New(http.StatusForbidden, "empresa_divergente", "empresaId não corresponde à empresa do token")
+	}
+	return nil
+}
+
+// Opt is a body field of a partial update: Set tells whether the client
+// sent it at all, Null whether it sent null.
+type Opt[T any] struct {
+	Set   bool
+	Null  bool
+	Value T
+}
+
+// UnmarshalJSON is called by encoding/json only for keys that are present,
+// including an explicit null.
+func (o *Opt[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+		o.Null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.Value)
+}
+
+// Ptr is the value as a pointer: nil for null.
+func (o Opt[T]) Ptr() *T {
+	if o.Null {
+		return nil
+	}
+	v := o.Value
+	return &v
+}
