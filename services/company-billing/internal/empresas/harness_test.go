@@ -1,0 +1,285 @@
+package empresas
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/database/dbtest"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
+	"github.com/ponto/ponto/pkg/svcclient"
+	"github.com/ponto/ponto/services/company-billing/internal/authapi"
+	"github.com/ponto/ponto/services/company-billing/internal/plans"
+	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
+	"github.com/ponto/ponto/services/company-billing/internal/stripetest"
+)
+
+// testPlans is the catalogue the tests run with: stripe-mock accepts any
+// price id.
+const testPlans = "basic:price_1basic:30,pro:price_1pro:0"
+
+// env is the service running on loopback ports against a fresh database,
+// stripe-mock behind the recording proxy, a JWKS issuer and an auth
+// stand-in that records revocations.
+type env struct {
+	db       *pgxpool.Pool
+	stripe   *stripetest.Proxy
+	iss      *jwttest.Issuer
+	auth     *authStandIn
+	public   string
+	internal string
+	logs     *syncBuffer
+}
+
+type envOption func(*envConfig)
+
+type envConfig struct {
+	stripeURL  string
+	authStatus int
+}
+
+// withStripeURL points the service at another Stripe (e.g. a dead port).
+func withStripeURL(u string) envOption { return func(c *envConfig) { c.stripeURL = u } }
+
+// withAuthFailing makes the auth stand-in answer status to revocations.
+func withAuthFailing(status int) envOption { return func(c *envConfig) { c.authStatus = status } }
+
+func newEnv(t *testing.T, opts ...envOption) *env {
+	t.Helper()
+	e := &env{
+		db:     dbtest.New(t, os.DirFS("../../migrations")),
+		stripe: stripetest.New(t),
+		iss:    jwttest.NewIssuer(t),
+		logs:   &syncBuffer{},
+	}
+	cfg := envConfig{stripeURL: e.stripe.URL, authStatus: http.StatusNoContent}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e.auth = newAuthStandIn(t, cfg.authStatus)
+
+	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	catalog, err := plans.Parse(testPlans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &Service{
+		Store: NewStore(e.db),
+		Stripe: stripebilling.New(stripebilling.Config{
+			APIURL: cfg.stripeURL, SecretKey: stripetest.Key, Timeout: 5 * time.Second,
+			// No stripe-go retries: each test decides what fails.
+			MaxNetworkRetries: 0,
+		}, log),
+		Plans: catalog,
+		Auth:  authapi.New(e.auth.srv.URL, svcclient.WithRetries(0)),
+		Log:   log,
+	}
+	srv := httpserver.New("company-billing", httpserver.Config{
+		ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second,
+		RequestTimeout: 10 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
+		BodyLimit: 1 << 20,
+	}, log)
+	svc.Mount(srv, e.iss.NewVerifier(t))
+	e.public, e.internal = serve(t, srv)
+	return e
+}
+
+func serve(t *testing.T, srv *httpserver.Server) (public, internal string) {
+	t.Helper()
+	pub, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, pub, in) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return "http://" + pub.Addr().String(), "http://" + in.Addr().String()
+}
+
+// authStandIn implements auth's POST /internal/tokens/revogar per
+// docs/internal-api.md and records the bodies it received.
+type authStandIn struct {
+	srv    *httptest.Server
+	status int
+	mu     sync.Mutex
+	calls  []map[string]any
+}
+
+func newAuthStandIn(t *testing.T, status int) *authStandIn {
+	a := &authStandIn{status: status}
+	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/internal/tokens/revogar" {
+			http.NotFound(w, r)
+			return
+		}
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		a.mu.Lock()
+		a.calls = append(a.calls, body)
+		a.mu.Unlock()
+		if a.status >= 400 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(a.status)
+			w.Write([]byte(`{"code":"erro_interno","message":"erro interno"}`))
+			return
+		}
+		w.WriteHeader(a.status)
+	}))
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func (a *authStandIn) Calls() []map[string]any {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]map[string]any(nil), a.calls...)
+}
+
+// answer is an HTTP answer with its JSON body decoded.
+type answer struct {
+	status int
+	raw    []byte
+	body   map[string]any
+}
+
+func (a answer) code() string { s, _ := a.body["code"].(string); return s }
+
+func (a answer) fields() map[string]any { f, _ := a.body["fields"].(map[string]any); return f }
+
+func do(t *testing.T, method, url string, body any, header map[string]string) answer {
+	t.Helper()
+	var r io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r = strings.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := answer{status: resp.StatusCode, raw: raw}
+	if len(raw) > 0 {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		if err := d.Decode(&a.body); err != nil {
+			t.Fatalf("%s %s: answer is not a JSON object: %v: %s", method, url, err, raw)
+		}
+	}
+	return a
+}
+
+func bearer(token string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + token}
+}
+
+// validRequest is a registration that passes every rule. CNPJs differ
+// by n so several companies can be made in one test.
+func validRequest(n int) map[string]any {
+	return map[string]any{
+		"cnpj":         testCNPJs[n],
+		"dataAbertura": "15/03/2010",
+		"email":        "contato" + string(rune('a'+n)) + "@empresa.com.br",
+		"nome":         "Padaria Pão Quente",
+		"nomeDoPlano":  "basic",
+		"password":     "segredo123",
+		"razaoSocial":  "Padaria Pão Quente Ltda",
+	}
+}
+
+// testCNPJs are valid CNPJs (check digits computed by hand).
+var testCNPJs = []string{
+	"11.222.333/0001-81",
+	"11.444.777/0001-61",
+	"45.997.418/0001-53",
+	"04.252.011/0001-10",
+	"12.ABC.345/01DE-35",
+}
+
+func (e *env) register(t *testing.T, body map[string]any, header map[string]string) answer {
+	t.Helper()
+	return do(t, http.MethodPost, e.public+"/empresas", body, header)
+}
+
+// mustRegister registers a company and returns its id.
+func (e *env) mustRegister(t *testing.T, n int) int64 {
+	t.Helper()
+	a := e.register(t, validRequest(n), nil)
+	if a.status != http.StatusOK {
+		t.Fatalf("register %d: %d %s", n, a.status, a.raw)
+	}
+	id, err := a.body["savedEmpresa"].(map[string]any)["id"].(json.Number).Int64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) countEmpresas(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := e.db.QueryRow(context.Background(), `SELECT count(*) FROM empresas`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// syncBuffer is a log sink safe for the server's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

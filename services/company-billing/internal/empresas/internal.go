@@ -1,0 +1,74 @@
+package empresas
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/password"
+	"github.com/ponto/ponto/pkg/validate"
+)
+
+// The internal API (docs/internal-api.md), on the internal listener only.
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// maxLoginField bounds what a caller may make us hash or look up.
+const maxLoginField = 1024
+
+var errCredenciais = apierr.New(http.StatusUnauthorized, "credenciais_invalidas", "e-mail ou senha inválidos")
+
+// login is POST /internal/empresas/login, auth's check of a company's
+// credentials. An unknown e-mail and a wrong password get the same answer
+// after the same bcrypt work (password.Matches with an empty hash), so
+// neither the answer nor its timing tells which e-mails exist.
+func (s *Service) login(c *fiber.Ctx) error {
+	var req loginRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	errs := validate.Errors{}
+	if errs.Required(req.Email, "email") {
+		errs.Length(req.Email, "email", 1, maxLoginField)
+	}
+	if errs.Required(req.Password, "password") {
+		errs.Length(req.Password, "password", 1, maxLoginField)
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	e, err := s.Store.ByEmail(c.UserContext(), req.Email)
+	if err != nil && !errors.Is(err, errNotFound) {
+		return err
+	}
+	if !password.Matches(e.PasswordHash, req.Password) || err != nil {
+		return errCredenciais
+	}
+	if e.Bloqueada {
+		return errBloqueada
+	}
+	return c.JSON(newCompanyView(e))
+}
+
+// buscar is GET /internal/empresas/{empresaId}: the company view, blocked
+// or not (callers decide), or 404.
+func (s *Service) buscar(c *fiber.Ctx) error {
+	id, err := empresaIDParam(c)
+	if err != nil {
+		return err
+	}
+	e, err := s.Store.ByID(c.UserContext(), id)
+	if errors.Is(err, errNotFound) {
+		return apierr.NotFound("empresa não encontrada")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(newCompanyView(e))
+}

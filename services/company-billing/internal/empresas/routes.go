@@ -1,0 +1,60 @@
+// Package empresas holds the company routes: registration (POST
+// /empresas, with its Stripe customer and subscription), the company's
+// own view (GET /empresas/me), the admin listing and blocking under
+// /admin/empresas, and the internal API auth calls to check company
+// credentials. Each route's handler is in the file named after it;
+// rules.go validates the registration, store.go holds the SQL.
+package empresas
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/services/company-billing/internal/plans"
+	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
+)
+
+// TokenRevoker revokes the refresh tokens of a company and its employees
+// (auth's internal API, see package authapi).
+type TokenRevoker interface {
+	RevogarTokensEmpresa(ctx context.Context, empresaID int64) error
+}
+
+// Service holds what the routes need.
+type Service struct {
+	Store  *Store
+	Stripe *stripebilling.Client
+	Plans  plans.Catalog
+	Auth   TokenRevoker
+	Log    *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Mount registers the routes: the public ones on srv.Public (registration
+// without a token, the others behind the verifier and a role), the
+// internal ones on srv.Internal.
+func (s *Service) Mount(srv *httpserver.Server, v *jwtauth.Verifier) {
+	pub := srv.Public
+	pub.Post("/empresas", s.cadastrar)
+	pub.Get("/empresas/me", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa), s.me)
+
+	admin := pub.Group("/admin/empresas", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleAdmin))
+	admin.Get("", s.listar)
+	admin.Put("/:empresaId/bloquear", s.bloquear)
+	admin.Put("/:empresaId/desbloquear", s.desbloquear)
+
+	in := srv.Internal
+	in.Post("/internal/empresas/login", s.login)
+	in.Get("/internal/empresas/:empresaId", s.buscar)
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}

@@ -1,0 +1,151 @@
+package empresas
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // the company calendar must not depend on the image's zoneinfo
+
+	"github.com/ponto/ponto/pkg/brdocs"
+	"github.com/ponto/ponto/pkg/password"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/company-billing/internal/plans"
+)
+
+// cadastroRequest is the contract's company request. Unknown fields are
+// refused by httpserver.DecodeJSON.
+type cadastroRequest struct {
+	CNPJ         string `json:"cnpj"`
+	DataAbertura string `json:"dataAbertura"`
+	Email        string `json:"email"`
+	Nome         string `json:"nome"`
+	NomeDoPlano  string `json:"nomeDoPlano"`
+	Password     string `json:"password"`
+	RazaoSocial  string `json:"razaoSocial"`
+}
+
+// Length bounds of the free-text fields.
+const (
+	// One letter is a real company name ("X"); blank is refused apart.
+	minNome, maxNome               = 1, 120
+	minRazaoSocial, maxRazaoSocial = 1, 150
+	// maxIdempotencyKey bounds the optional Idempotency-Key header.
+	maxIdempotencyKey = 255
+)
+
+// firstAbertura is the earliest opening date accepted: older is a typo.
+var firstAbertura = time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// brazil is the calendar "today" is read in for dataAbertura: just after
+// midnight in São Paulo a company opened today is not in the future.
+var brazil = mustLoad("America/Sao_Paulo")
+
+func mustLoad(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err) // time/tzdata is embedded, so this cannot happen
+	}
+	return loc
+}
+
+// cadastro is a validated registration.
+type cadastro struct {
+	cadastroRequest
+	plan         plans.Plan
+	dataAbertura time.Time
+	// idempotencyKey is the client's Idempotency-Key header, if any.
+	idempotencyKey string
+}
+
+// validar checks every field and answers one 400 naming all the bad ones.
+func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, now time.Time) (cadastro, error) {
+	errs := validate.Errors{}
+	if errs.Required(req.Nome, "nome") {
+		errs.Length(req.Nome, "nome", minNome, maxNome)
+	}
+	if errs.Required(req.RazaoSocial, "razaoSocial") {
+		errs.Length(req.RazaoSocial, "razaoSocial", minRazaoSocial, maxRazaoSocial)
+	}
+	if errs.Required(req.CNPJ, "cnpj") {
+		errs.Check(brdocs.ValidCNPJ(req.CNPJ), "cnpj", "CNPJ inválido: use ##.###.###/####-## com dígitos verificadores corretos")
+	}
+	if errs.Required(req.Email, "email") {
+		errs.Check(validate.Email(req.Email), "email", "e-mail inválido")
+	}
+	abertura := checkAbertura(errs, req.DataAbertura, now)
+	plan, known := catalog.Lookup(req.NomeDoPlano)
+	if errs.Required(req.NomeDoPlano, "nomeDoPlano") {
+		errs.Check(known, "nomeDoPlano", "plano desconhecido; planos disponíveis: "+strings.Join(catalog.Names(), ", "))
+	}
+	if errs.Required(req.Password, "password") {
+		errs.Check(password.CheckStrength(req.Password) == nil, "password", password.ErrWeak.Error())
+	}
+	errs.Check(validIdempotencyKey(idemKey), "Idempotency-Key", "deve ter de 1 a 255 caracteres ASCII visíveis")
+	if err := errs.Err(); err != nil {
+		return cadastro{}, err
+	}
+	return cadastro{cadastroRequest: req, plan: plan, dataAbertura: abertura, idempotencyKey: idemKey}, nil
+}
+
+// checkAbertura parses dataAbertura: a real DD/MM/YYYY date, not in the
+// future and not absurdly old.
+func checkAbertura(errs validate.Errors, s string, now time.Time) time.Time {
+	if !errs.Required(s, "dataAbertura") {
+		return time.Time{}
+	}
+	d, ok := validate.DateBR(s)
+	errs.Check(ok, "dataAbertura", "data inválida: use DD/MM/AAAA com uma data que exista")
+	if !ok {
+		return time.Time{}
+	}
+	y, m, day := now.In(brazil).Date()
+	today := time.Date(y, m, day, 0, 0, 0, 0, time.UTC)
+	errs.Check(!d.After(today), "dataAbertura", "a data de abertura não pode estar no futuro")
+	errs.Check(!d.Before(firstAbertura), "dataAbertura", "a data de abertura deve ser posterior a 01/01/1800")
+	return d
+}
+
+func validIdempotencyKey(k string) bool {
+	if k == "" {
+		return true // optional
+	}
+	if len(k) > maxIdempotencyKey {
+		return false
+	}
+	for i := range len(k) {
+		if k[i] < 0x21 || k[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// fingerprint identifies a registration request for idempotency: the
+// same request sent again (a retry) has the same fingerprint. It covers
+// every value Stripe is told (Stripe refuses a key reused with other
+// parameters) plus the client's Idempotency-Key, and never the password,
+// so nothing derived from it leaves the service.
+func (c cadastro) fingerprint() string {
+	h := sha256.New()
+	for _, part := range []string{
+		c.CNPJ, strings.ToLower(c.Email), c.Nome, c.RazaoSocial, c.DataAbertura, c.NomeDoPlano,
+		c.plan.PriceID, strconv.FormatInt(c.plan.TrialDays, 10), c.idempotencyKey,
+	} {
+		h.Write([]byte(part))
+		h.Write([]byte{0}) // separator: "ab"+"c" differs from "a"+"bc"
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// stripeKeys derives the Stripe idempotency keys of the registration from
+// its fingerprint and compensation generation: a retry sends the same
+// keys, so Stripe answers with the customer and subscription it made the
+// first time; after a compensation (generation+1) the keys are new,
+// because Stripe would otherwise replay the objects just deleted.
+func (c cadastro) stripeKeys(fingerprint string, generation int) (customer, subscription string) {
+	base := fmt.Sprintf("ponto-empresa-%s-%s-g%d", brdocs.Plain(c.CNPJ), fingerprint[:32], generation)
+	return base + "-cliente", base + "-assinatura"
+}
