@@ -1,0 +1,192 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/ponto/ponto/pkg/database"
+)
+
+// Local JWT settings: auth signs with them, the others verify with them.
+const (
+	jwtIssuer   = "ponto-auth"
+	jwtAudience = "ponto-api"
+	// stripeKey is stripe-mock's accepted test key; never a real one.
+	stripeKey = "sk_test_123"
+	// stripeWebhookSecret signs the webhooks a developer replays locally
+	// (stripe-mock sends none).
+	stripeWebhookSecret = "whsec_ponto_local_dev"
+)
+
+// service is what the stack needs to know about one service.
+type service struct {
+	name string
+	// db: has its own database and a "migrate" subcommand.
+	db bool
+	// verifies: checks access tokens against auth's JWKS.
+	verifies bool
+}
+
+// services in start order, the order of routes.Services (a test keeps
+// the two lists equal).
+var services = []service{
+	{name: "auth"},
+	{name: "company-billing", db: true, verifies: true},
+	{name: "employee", db: true, verifies: true},
+	{name: "timekeeping", db: true, verifies: true},
+	{name: "media", verifies: true},
+}
+
+// env is the configuration a service gets, on top of the stack's own
+// environment.
+func (o *Options) env(s service) []string {
+	p := o.Ports[s.name]
+	env := []string{
+		"HTTP_PUBLIC_ADDR=" + o.addr(p.Public),
+		"HTTP_INTERNAL_ADDR=" + o.addr(p.Internal),
+		"LOG_LEVEL=" + o.LogLevel,
+	}
+	// Every service gets every internal URL; ardanlabs/conf ignores the
+	// ones a service does not declare.
+	for _, other := range services {
+		env = append(env, internalURLVar(other.name)+"="+o.url(o.Ports[other.name].Internal))
+	}
+	if s.verifies {
+		env = append(env,
+			"JWT_JWKS_URL="+o.url(o.Ports["auth"].Public)+"/.well-known/jwks.json",
+			"JWT_ISSUER="+jwtIssuer, "JWT_AUDIENCE="+jwtAudience)
+	}
+	if s.db {
+		env = append(env, "DB_URL="+o.databaseURL(o.databaseName(s.name)))
+	}
+	return append(env, o.extraEnv(s.name)...)
+}
+
+// extraEnv is the configuration only one service has.
+func (o *Options) extraEnv(name string) []string {
+	switch name {
+	case "auth":
+		return []string{
+			"JWT_ISSUER=" + jwtIssuer, "JWT_AUDIENCE=" + jwtAudience,
+			"REDIS_ADDR=" + o.RedisAddr,
+			"AUTH_KEYS_DIR=" + o.authKeysDir(),
+		}
+	case "company-billing":
+		return []string{
+			"STRIPE_API_URL=" + o.url(o.StripePort), "STRIPE_SECRET_KEY=" + stripeKey,
+			"STRIPE_WEBHOOK_SECRET=" + stripeWebhookSecret,
+		}
+	case "media":
+		return []string{
+			"MINIO_ENDPOINT=" + o.addr(o.MinIOPort),
+			"MINIO_ACCESS_KEY=" + o.MinIOAccessKey, "MINIO_SECRET_KEY=" + o.MinIOSecretKey,
+			"MINIO_BUCKET=" + o.MinIOBucket, "MINIO_USE_SSL=false",
+		}
+	}
+	return nil
+}
+
+// internalURLVar: company-billing → COMPANY_BILLING_INTERNAL_URL.
+func internalURLVar(name string) string {
+	return strings.ToUpper(strings.ReplaceAll(name, "-", "_")) + "_INTERNAL_URL"
+}
+
+func (o *Options) authKeysDir() string { return filepath.Join(o.DataDir, "auth-keys") }
+
+func (o *Options) bin(name string) string { return filepath.Join(o.BinDir, name) }
+
+// ensureDatabases creates each service's database unless it exists.
+func ensureDatabases(ctx context.Context, o *Options) error {
+	for _, s := range services {
+		if !s.db {
+			continue
+		}
+		if err := database.EnsureDatabase(ctx, o.PostgresURL, o.databaseName(s.name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// build compiles the five services in one go build, which shares the
+// work on pkg/ and is much faster than five builds.
+func build(ctx context.Context, o *Options, out *output) error {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("comando go não encontrado no PATH: %w", err)
+	}
+	if err := os.MkdirAll(o.BinDir, 0o750); err != nil {
+		return err
+	}
+	args := []string{"build", "-o", o.BinDir + string(filepath.Separator)}
+	for _, s := range services {
+		args = append(args, "./services/"+s.name)
+	}
+	out.printf("stack", "compilando os serviços em %s", o.BinDir)
+	err = runProc(ctx, out, spec{name: "build", bin: goBin, args: args, dir: o.RepoRoot})
+	if err != nil {
+		return fmt.Errorf("go build falhou: %w", err)
+	}
+	return nil
+}
+
+// migrate runs "<bin> migrate" for the services with a database, all at
+// once since each has its own database.
+func migrate(ctx context.Context, o *Options, out *output) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(services))
+	for i, s := range services {
+		if !s.db {
+			continue
+		}
+		wg.Go(func() {
+			err := runProc(ctx, out, spec{name: s.name, bin: o.bin(s.name), args: []string{"migrate"}, env: o.env(s), dir: o.DataDir})
+			if err != nil {
+				errs[i] = fmt.Errorf("migração de %s falhou: %s", s.name, exitError(err))
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureAuthKey runs "auth keygen" when auth's key dir has no key yet:
+// auth refuses to start without one, and keeping it in the data dir
+// across runs keeps the tokens issued before a restart valid.
+func ensureAuthKey(ctx context.Context, o *Options, out *output) error {
+	dir := o.authKeysDir()
+	if hasSigningKey(dir) {
+		return nil
+	}
+	out.printf("stack", "gerando a chave de assinatura do auth em %s", dir)
+	err := runProc(ctx, out, spec{name: "auth", bin: o.bin("auth"), args: []string{"keygen"}, env: o.env(services[0]), dir: o.DataDir})
+	if err != nil {
+		return fmt.Errorf("auth keygen falhou: %s", exitError(err))
+	}
+	return nil
+}
+
+// hasSigningKey mirrors what auth loads: a *.pem file, hidden ones aside.
+func hasSigningKey(dir string) bool {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.pem"))
+	for _, p := range paths {
+		if !strings.HasPrefix(filepath.Base(p), ".") {
+			return true
+		}
+	}
+	return false
+}
+
+func serviceSpec(o *Options, s service) spec {
+	return spec{name: s.name, bin: o.bin(s.name), env: o.env(s), dir: o.DataDir}
+}

@@ -1,0 +1,327 @@
+// Package stack runs ponto's local development stack, the one "make run"
+// starts: MinIO and stripe-mock (reused or started), one PostgreSQL
+// database per service, the five services built from source, and the
+// gateway in front of them. Tests use it to start the same stack on free
+// ports.
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ponto/ponto/tools/gateway"
+	"github.com/ponto/ponto/tools/routes"
+)
+
+// migrateTimeout bounds the migrations of a start.
+const migrateTimeout = 3 * time.Minute
+
+// Stack is a running stack; Start builds it and Stop ends it.
+type Stack struct {
+	opts     Options
+	out      *output
+	deps     *Deps
+	services []*proc
+	gw       *http.Server
+	gwURL    string
+
+	failed   chan struct{} // closed on the first unexpected exit
+	failOnce sync.Once
+	failErr  error
+	stopping atomic.Bool
+	stopOnce sync.Once
+}
+
+// Start runs every step of the stack in order and returns once all
+// children and the gateway are started; WaitReady tells when they are
+// ready. If a step fails, what was started is stopped again.
+//
+// The steps: PostgreSQL and Redis answer; MinIO and stripe-mock answer
+// (reused or started); the databases exist; the services are built; auth
+// has a signing key; the migrations ran; the services and the gateway
+// are started.
+func Start(ctx context.Context, opts Options) (*Stack, error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	s := &Stack{opts: o, out: newOutput(o.Output), failed: make(chan struct{})}
+	if err := s.start(ctx); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Stack) start(ctx context.Context) error {
+	o := &s.opts
+	if err := s.mkdirs(); err != nil {
+		return err
+	}
+	if err := checkPostgres(ctx, o.PostgresURL); err != nil {
+		return err
+	}
+	if err := checkRedis(ctx, o.RedisAddr); err != nil {
+		return err
+	}
+	deps, err := startDeps(ctx, o, s.out)
+	if err != nil {
+		return err
+	}
+	s.deps = deps
+	for _, p := range deps.procs {
+		s.watch(p)
+	}
+	if err := ensureDatabases(ctx, o); err != nil {
+		return err
+	}
+	if !o.SkipBuild {
+		if err := build(ctx, o, s.out); err != nil {
+			return err
+		}
+	}
+	if err := ensureAuthKey(ctx, o, s.out); err != nil {
+		return err
+	}
+	if err := s.migrate(ctx); err != nil {
+		return err
+	}
+	if err := s.startServices(); err != nil {
+		return err
+	}
+	return s.startGateway()
+}
+
+func (s *Stack) migrate(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, migrateTimeout)
+	defer cancel()
+	return migrate(ctx, &s.opts, s.out)
+}
+
+func (s *Stack) startServices() error {
+	for _, svc := range services {
+		p, err := startProc(s.out, serviceSpec(&s.opts, svc))
+		if err != nil {
+			return err
+		}
+		s.services = append(s.services, p)
+		s.watch(p)
+	}
+	return nil
+}
+
+// mkdirs makes the data dir, where children run, and auth's key dir.
+func (s *Stack) mkdirs() error {
+	// The keys are private: only this user may read the folder.
+	return errors.Join(os.MkdirAll(s.opts.DataDir, 0o750), os.MkdirAll(s.opts.authKeysDir(), 0o700))
+}
+
+func (s *Stack) startGateway() error {
+	o := &s.opts
+	table, err := routes.Load(o.RoutesFile)
+	if err != nil {
+		return err
+	}
+	ups := map[string]gateway.Upstream{}
+	for _, svc := range services {
+		p := o.Ports[svc.name]
+		ups[svc.name] = gateway.Upstream{Public: o.url(p.Public), Internal: o.url(p.Internal)}
+	}
+	gwOut := s.out.writer("gateway")
+	gw, err := gateway.New(gateway.Options{
+		Table: table, Upstreams: ups, OpenAPIFile: o.OpenAPIFile,
+		Log: slog.New(slog.NewTextHandler(gwOut, nil)),
+	})
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", o.GatewayAddr)
+	if err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	s.gwURL = "http://" + l.Addr().String()
+	// No write timeout: photo uploads and CSV reports may take a while.
+	s.gw = &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(gwOut, "", 0)}
+	go func() {
+		if err := s.gw.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+			s.fail(fmt.Errorf("gateway parou: %w", err))
+		}
+	}()
+	s.out.printf("stack", "gateway em %s", s.gwURL)
+	return nil
+}
+
+// watch turns an exit that nobody asked for into a failure of the stack.
+func (s *Stack) watch(p *proc) {
+	go func() {
+		<-p.done
+		if !s.stopping.Load() {
+			s.fail(fmt.Errorf("%s encerrou inesperadamente (%s)", p.name, exitError(p.err)))
+		}
+	}()
+}
+
+func (s *Stack) fail(err error) {
+	s.failOnce.Do(func() {
+		s.failErr = err
+		s.out.printf("stack", "ERRO: %v", err)
+		close(s.failed)
+	})
+}
+
+// Failed is closed when a child exits unexpectedly (or the gateway
+// stops); Err then says which.
+func (s *Stack) Failed() <-chan struct{} { return s.failed }
+
+// Err is the failure that closed Failed, or nil.
+func (s *Stack) Err() error {
+	select {
+	case <-s.failed:
+		return s.failErr
+	default:
+		return nil
+	}
+}
+
+// GatewayURL is the gateway's base URL, e.g. http://127.0.0.1:8080.
+func (s *Stack) GatewayURL() string { return s.gwURL }
+
+// Options are the resolved options: every default filled, every port
+// chosen.
+func (s *Stack) Options() Options { return s.opts }
+
+// DatabaseNames are the databases the stack uses, by service.
+func (s *Stack) DatabaseNames() map[string]string {
+	names := map[string]string{}
+	for _, svc := range services {
+		if svc.db {
+			names[svc.name] = s.opts.databaseName(svc.name)
+		}
+	}
+	return names
+}
+
+// PIDs are the processes the stack started and still owns: services,
+// then MinIO and stripe-mock if it started them.
+func (s *Stack) PIDs() []int {
+	var pids []int
+	for _, p := range s.services {
+		pids = append(pids, p.pid())
+	}
+	if s.deps != nil {
+		pids = append(pids, s.deps.PIDs()...)
+	}
+	return pids
+}
+
+// Stop stops the gateway, then the services, then the dependencies it
+// started: SIGTERM, up to StopTimeout, then SIGKILL. Safe to call twice.
+func (s *Stack) Stop() {
+	s.stopOnce.Do(func() {
+		s.stopping.Store(true)
+		if s.gw != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_ = s.gw.Shutdown(ctx)
+			cancel()
+		}
+		if killed := stopProcs(s.services, s.opts.StopTimeout); len(killed) > 0 {
+			s.out.printf("stack", "forçado a encerrar (SIGKILL): %s", strings.Join(killed, ", "))
+		}
+		if s.deps != nil {
+			s.deps.Stop()
+		}
+		s.out.printf("stack", "parado")
+	})
+}
+
+// WaitReady polls the gateway's /healthz until it answers 200. It gives
+// up when ctx ends or the stack fails, and says what was still not ready.
+func (s *Stack) WaitReady(ctx context.Context) error {
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	last := ""
+	for {
+		status, body := s.health(ctx)
+		if status == http.StatusOK {
+			return nil
+		}
+		last = body
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("stack não ficou pronta: %w; último /healthz: %s", ctx.Err(), last)
+		case <-s.failed:
+			return s.failErr
+		case <-tick.C:
+		}
+	}
+}
+
+func (s *Stack) health(ctx context.Context) (int, string) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.gwURL+"/healthz", nil)
+	if err != nil {
+		return 0, err.Error()
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<10))
+	return resp.StatusCode, strings.TrimSpace(string(body))
+}
+
+// Run is make run: it starts the stack, says when it is ready, and runs
+// until ctx ends (Ctrl-C) or a child fails, then stops everything. It
+// returns the failure, if any.
+func Run(ctx context.Context, opts Options) error {
+	s, err := Start(ctx, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil // interrupted while starting: what was started is stopped
+		}
+		return err
+	}
+	go s.announceReady(ctx)
+	select {
+	case <-ctx.Done():
+		s.out.printf("stack", "encerrando...")
+	case <-s.failed:
+		s.out.printf("stack", "encerrando tudo por causa da falha")
+	}
+	s.Stop()
+	return s.Err()
+}
+
+func (s *Stack) announceReady(ctx context.Context) {
+	if err := s.WaitReady(ctx); err != nil {
+		return // Run reports the failure or the stop itself
+	}
+	s.out.printf("stack", "%s", s.summary())
+}
+
+// summary tells the developer where everything listens.
+func (s *Stack) summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pronto: %s/healthz respondeu 200 — Ctrl-C para parar\n", s.gwURL)
+	fmt.Fprintf(&b, "  %-16s %s\n", "gateway", s.gwURL)
+	for _, svc := range services {
+		p := s.opts.Ports[svc.name]
+		fmt.Fprintf(&b, "  %-16s %s (interno %s)\n", svc.name, s.opts.url(p.Public), s.opts.url(p.Internal))
+	}
+	fmt.Fprintf(&b, "  %-16s %s (console http://%s)\n", "minio", s.deps.MinIOEndpoint, s.opts.addr(s.opts.MinIOConsolePort))
+	fmt.Fprintf(&b, "  %-16s %s", "stripe-mock", s.deps.StripeURL)
+	return b.String()
+}
