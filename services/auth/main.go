@@ -1,20 +1,36 @@
 // Command auth issues and verifies ponto's credentials: company and admin
 // login, employee one-time codes, refresh tokens (Redis) and the JWKS that
 // every other service verifies access tokens with.
+//
+// Subcommand: `auth keygen` writes a new Ed25519 signing key into
+// AUTH_KEYS_DIR and exits (see internal/keys for rotation).
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/ardanlabs/conf/v3"
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
+	"github.com/ponto/ponto/services/auth/internal/accounts"
+	"github.com/ponto/ponto/services/auth/internal/codes"
+	"github.com/ponto/ponto/services/auth/internal/keys"
+	"github.com/ponto/ponto/services/auth/internal/login"
+	"github.com/ponto/ponto/services/auth/internal/mail"
+	"github.com/ponto/ponto/services/auth/internal/ratelimit"
+	"github.com/ponto/ponto/services/auth/internal/tokens"
 )
 
 const name = "auth"
@@ -26,6 +42,7 @@ var build = "develop"
 // environment (e.g. HTTP_PUBLIC_ADDR, REDIS_ADDR); see README.md.
 type Config struct {
 	conf.Version
+	Args  conf.Args
 	Log   logging.Config
 	HTTP  httpserver.Config
 	Redis redisclient.Config
@@ -33,9 +50,72 @@ type Config struct {
 		Issuer   string `conf:"default:ponto-auth"`
 		Audience string `conf:"default:ponto-api"`
 	}
-	Auth struct {
-		KeysDir string `conf:"default:/var/run/ponto/auth-keys,help:directory of Ed25519 signing keys"`
+	Auth  AuthConfig
+	Peers struct {
+		CompanyBillingURL string `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing's internal API"`
+		EmployeeURL       string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee's internal API"`
 	}
+}
+
+// AuthConfig is read from AUTH_*.
+type AuthConfig struct {
+	KeysDir            string        `conf:"default:/var/run/ponto/auth-keys,help:directory of Ed25519 signing keys (*.pem; the name sorting last signs)"`
+	KeysReloadInterval time.Duration `conf:"default:1m,help:how often the keys directory is read again"`
+	RedisPrefix        string        `conf:"default:auth:,help:prefix of every Redis key of the service"`
+	AccessTokenTTL     time.Duration `conf:"default:15m"`
+	RefreshTokenTTL    time.Duration `conf:"default:720h"`
+	MaxSessions        int           `conf:"default:50,help:live refresh tokens per account; the oldest goes past it"`
+	Admins             string        `conf:"mask,help:platform admins as email:bcrypthash pairs joined by commas"`
+	CodeSecret         string        `conf:"mask,help:HMAC key of the login codes (32+ bytes); required when AUTH_SMTP_ADDR is set"`
+	CodeTTL            time.Duration `conf:"default:10m"`
+	CodeMaxTries       int           `conf:"default:5"`
+	RatePerIP          int           `conf:"default:60,help:requests per minute and client IP on each login route"`
+	RatePerEmail       int           `conf:"default:5,help:requests per minute and e-mail on each login route"`
+	RateCodesPerHour   int           `conf:"default:6,help:login-code e-mails per hour and e-mail"`
+	SMTP               mail.SMTPConfig
+}
+
+// devCodeSecret keys the login-code HMAC when AUTH_CODE_SECRET is unset,
+// which Validate allows only without SMTP, i.e. in local development where
+// codes go to the log anyway.
+const devCodeSecret = "ponto-INSECURE-local-development-only-code-secret"
+
+// minCodeSecret is the shortest AUTH_CODE_SECRET accepted, in bytes.
+const minCodeSecret = 32
+
+// Validate checks AuthConfig at start-up.
+func (c *AuthConfig) Validate() error {
+	var errs []error
+	if _, err := accounts.ParseAdmins(c.Admins); err != nil {
+		errs = append(errs, err)
+	}
+	switch {
+	case c.CodeSecret == "" && c.SMTP.Addr != "":
+		errs = append(errs, errors.New("AUTH_CODE_SECRET is required when AUTH_SMTP_ADDR is set"))
+	case c.CodeSecret != "" && len(c.CodeSecret) < minCodeSecret:
+		errs = append(errs, fmt.Errorf("AUTH_CODE_SECRET must have at least %d bytes", minCodeSecret))
+	}
+	for name, d := range map[string]time.Duration{
+		"KeysReloadInterval": c.KeysReloadInterval, "AccessTokenTTL": c.AccessTokenTTL,
+		"RefreshTokenTTL": c.RefreshTokenTTL, "CodeTTL": c.CodeTTL,
+	} {
+		if d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive", name))
+		}
+	}
+	for name, n := range map[string]int{
+		"MaxSessions": c.MaxSessions, "CodeMaxTries": c.CodeMaxTries, "RatePerIP": c.RatePerIP,
+		"RatePerEmail": c.RatePerEmail, "RateCodesPerHour": c.RateCodesPerHour,
+	} {
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive", name))
+		}
+	}
+	if c.RedisPrefix == "" {
+		errs = append(errs, errors.New("RedisPrefix must not be empty"))
+	}
+	errs = append(errs, c.SMTP.Validate())
+	return errors.Join(errs...)
 }
 
 func main() { service.Main(name, run) }
@@ -47,6 +127,19 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	cfg := Config{Version: conf.Version{Build: build, Desc: "ponto " + name}}
 	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
 		return err
+	}
+
+	switch cmd := cfg.Args.Num(0); cmd {
+	case "":
+	case "keygen":
+		path, key, err := keys.Generate(cfg.Auth.KeysDir, time.Now())
+		if err != nil {
+			return fmt.Errorf("keygen: %w", err)
+		}
+		log.Info("keygen: signing key written", "path", path, "kid", key.ID)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q (known: keygen)", cmd)
 	}
 
 	// -------------------------------------------------------------------------
@@ -67,11 +160,104 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer rdb.Close()
 
+	d, err := newDependencies(cfg, log, rdb)
+	if err != nil {
+		return err
+	}
+	go d.keyring.Watch(ctx, cfg.Auth.KeysReloadInterval, log)
+	defer d.login.Drain(cfg.HTTP.ShutdownTimeout)
+
 	// -------------------------------------------------------------------------
 	// Servers
 
+	srv := newServer(cfg, log, rdb, d)
+	return srv.Run(ctx)
+}
+
+// dependencies are the service's parts, built once and shared by the
+// routes.
+type dependencies struct {
+	keyring *keys.Keyring
+	login   *login.Handlers
+	tokens  *tokens.Handlers
+}
+
+// newDependencies loads the signing keys (failing when there is none) and
+// wires the stores, the peers' clients and the mailer.
+func newDependencies(cfg Config, log *slog.Logger, rdb *redis.Client) (*dependencies, error) {
+	keyring, err := keys.Open(cfg.Auth.KeysDir)
+	if err != nil {
+		return nil, fmt.Errorf("signing keys: %w", err)
+	}
+	log.Info("signing keys loaded", "dir", cfg.Auth.KeysDir, "published", len(keyring.All()), "signing_kid", keyring.Signing().ID)
+
+	admins, err := accounts.ParseAdmins(cfg.Auth.Admins)
+	if err != nil {
+		return nil, err
+	}
+	sender, err := newSender(cfg.Auth.SMTP, log)
+	if err != nil {
+		return nil, err
+	}
+	secret := cfg.Auth.CodeSecret
+	if secret == "" {
+		log.Warn("AUTH_CODE_SECRET unset: login codes are keyed with the INSECURE development secret (allowed only without SMTP)")
+		secret = devCodeSecret
+	}
+
+	companies := &accounts.Companies{Client: svcclient.New(cfg.Peers.CompanyBillingURL)}
+	employees := &accounts.Employees{Client: svcclient.New(cfg.Peers.EmployeeURL)}
+	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
+	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL}
+	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL, MaxPerSubject: cfg.Auth.MaxSessions}
+
+	return &dependencies{
+		keyring: keyring,
+		tokens:  &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log},
+		login: login.New(login.Handlers{
+			Admins: admins, Companies: companies, Employees: employees, Gate: gate,
+			Issuer: &tokens.Issuer{Access: signer, Refresh: refresh},
+			Codes: &codes.Store{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, Secret: []byte(secret),
+				TTL: cfg.Auth.CodeTTL, MaxTries: cfg.Auth.CodeMaxTries},
+			Mail:    sender,
+			Limiter: &ratelimit.Limiter{RDB: rdb, Prefix: cfg.Auth.RedisPrefix},
+			Limits:  login.Limits{PerIP: cfg.Auth.RatePerIP, PerEmail: cfg.Auth.RatePerEmail, CodesPerHour: cfg.Auth.RateCodesPerHour},
+			Log:     log,
+		}),
+	}, nil
+}
+
+// newSender is SMTP when AUTH_SMTP_ADDR is set, else the log sink.
+func newSender(cfg mail.SMTPConfig, log *slog.Logger) (mail.Sender, error) {
+	if cfg.Addr == "" {
+		log.Warn("AUTH_SMTP_ADDR unset: login codes are written to the log (local development only)")
+		return mail.LogSink{Log: log}, nil
+	}
+	return mail.NewSMTP(cfg)
+}
+
+// authBodyLimit bounds the bodies of the /auth routes, which carry an
+// e-mail and a password, code or token: a few hundred bytes at most.
+const authBodyLimit = 4 << 10
+
+// newServer builds both listeners and registers every route.
+func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies) *httpserver.Server {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "redis", Ping: redisclient.Ping(rdb)},
 	)
-	return srv.Run(ctx)
+	srv.Public.Get(keys.JWKSPath, d.keyring.Handler())
+	auth := srv.Public.Group("/auth", limitBody(authBodyLimit))
+	d.login.Routes(auth)
+	d.tokens.Routes(auth)
+	d.tokens.InternalRoutes(srv.Internal)
+	return srv
+}
+
+func limitBody(n int) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if len(c.Body()) > n {
+			return apierr.TooLarge(fmt.Sprintf("o corpo deve ter no máximo %d bytes", n))
+		}
+		return c.Next()
+	}
 }

@@ -1,0 +1,730 @@
+package main
+
+// The harness runs the whole service as main wires it (newDependencies,
+// newServer) on loopback listeners, against the real Redis (every key under
+// redistest.Prefix), a real SMTP server (github.com/emersion/go-smtp) and
+// httptest stand-ins for company-billing and employee that implement their
+// routes of docs/internal-api.md and record every call.
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"mime/quotedprintable"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/mail"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/ponto/ponto/pkg/config"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/password"
+	"github.com/ponto/ponto/pkg/redisclient/redistest"
+	"github.com/ponto/ponto/services/auth/internal/keys"
+	internalmail "github.com/ponto/ponto/services/auth/internal/mail"
+)
+
+// Accounts every harness knows.
+const (
+	adminEmail    = "ops@ponto.dev"
+	adminPassword = "admin-senha-123"
+
+	empresaEmail    = "rh@padaria.com.br"
+	empresaPassword = "empresa-senha-1"
+	empresaID       = 10
+
+	outraEmpresaEmail = "rh@outra.com.br"
+	outraEmpresaID    = 11
+
+	funcEmail = "ana@padaria.com.br"
+	funcID    = 700
+	func2     = "bruno@padaria.com.br"
+	func2ID   = 701
+	outraFunc = "carla@outra.com.br"
+	outraFID  = 702
+)
+
+// adminHash is computed once: bcrypt takes a while under -race.
+var adminHash = sync.OnceValue(func() string {
+	h, err := password.Hash(adminPassword)
+	if err != nil {
+		panic(err)
+	}
+	return h
+})
+
+type harness struct {
+	t         *testing.T
+	cfg       Config
+	rdb       *redis.Client
+	deps      *dependencies
+	public    string
+	internal  string
+	billing   *billingStub
+	employees *employeeStub
+	smtp      *smtpServer
+	logs      *syncBuffer
+}
+
+// start runs the service; mutate adjusts the test configuration first.
+func start(t *testing.T, mutate ...func(*Config)) *harness {
+	t.Helper()
+	h := &harness{t: t, rdb: redistest.New(t), logs: &syncBuffer{}}
+	h.billing = newBillingStub(t)
+	h.employees = newEmployeeStub(t)
+	h.smtp = newSMTPServer(t)
+
+	keysDir := t.TempDir()
+	if _, _, err := keys.Generate(keysDir, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	h.cfg = testConfig(t, keysDir, h.billing.srv.URL, h.employees.srv.URL, h.smtp.addr)
+	for _, m := range mutate {
+		m(&h.cfg)
+	}
+	if err := config.Validate(&h.cfg); err != nil {
+		t.Fatalf("test configuration invalid: %v", err)
+	}
+
+	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	deps, err := newDependencies(h.cfg, log, h.rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.deps = deps
+	srv := newServer(h.cfg, log, h.rdb, deps)
+	pub, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.public, h.internal = "http://"+pub.Addr().String(), "http://"+in.Addr().String()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go deps.keyring.Watch(ctx, h.cfg.Auth.KeysReloadInterval, log)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, pub, in) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+		deps.login.Drain(5 * time.Second)
+	})
+	return h
+}
+
+func testConfig(t *testing.T, keysDir, billingURL, employeeURL, smtpAddr string) Config {
+	var cfg Config
+	cfg.HTTP = httpserver.Config{
+		PublicAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:1",
+		ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
+		RequestTimeout: 5 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
+		BodyLimit: 1 << 20,
+	}
+	cfg.Log.Level = "debug"
+	cfg.JWT.Issuer, cfg.JWT.Audience = "ponto-auth", "ponto-api"
+	cfg.Peers.CompanyBillingURL, cfg.Peers.EmployeeURL = billingURL, employeeURL
+	cfg.Auth = AuthConfig{
+		KeysDir:            keysDir,
+		KeysReloadInterval: 50 * time.Millisecond,
+		RedisPrefix:        redistest.Prefix(t),
+		AccessTokenTTL:     15 * time.Minute,
+		RefreshTokenTTL:    30 * 24 * time.Hour,
+		MaxSessions:        50,
+		Admins:             adminEmail + ":" + adminHash(),
+		CodeSecret:         "test-code-secret-of-at-least-32-bytes!!",
+		CodeTTL:            10 * time.Minute,
+		CodeMaxTries:       5,
+		// Generous: rate-limit tests lower them.
+		RatePerIP:        1000,
+		RatePerEmail:     1000,
+		RateCodesPerHour: 1000,
+		SMTP: internalmail.SMTPConfig{
+			// Plain SMTP on loopback; TLS and SMTP AUTH are tested in
+			// internal/mail.
+			Addr: smtpAddr, From: "ponto <nao-responda@ponto.test>", TLS: internalmail.TLSNone,
+			Timeout: 5 * time.Second,
+		},
+	}
+	return cfg
+}
+
+// ---------------------------------------------------------------------------
+// HTTP helpers
+
+type answer struct {
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
+}
+
+func (a answer) str(field string) string {
+	s, _ := a.body[field].(string)
+	return s
+}
+
+// do sends body (a string is sent as is, anything else as JSON).
+func (h *harness) do(method, url string, body any) answer {
+	h.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	a := answer{status: resp.StatusCode, header: resp.Header, raw: raw}
+	if len(raw) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &a.body); err != nil {
+			h.t.Fatalf("%s %s: answer is not a JSON object: %s", method, url, raw)
+		}
+	}
+	return a
+}
+
+func (h *harness) post(path string, body any) answer {
+	h.t.Helper()
+	return h.do(http.MethodPost, h.public+path, body)
+}
+
+func (h *harness) postInternal(path string, body any) answer {
+	h.t.Helper()
+	return h.do(http.MethodPost, h.internal+path, body)
+}
+
+// expect fails unless the answer has the status.
+func (a answer) expect(t *testing.T, status int) answer {
+	t.Helper()
+	if a.status != status {
+		t.Fatalf("status %d, want %d; body %s", a.status, status, a.raw)
+	}
+	return a
+}
+
+// expectError checks an error answer: status and {"message","code"}.
+func (a answer) expectError(t *testing.T, status int, code string) answer {
+	t.Helper()
+	a.expect(t, status)
+	if a.str("code") != code || a.str("message") == "" {
+		t.Fatalf("error answer %s, want code %q and a message", a.raw, code)
+	}
+	return a
+}
+
+func (h *harness) loginEmpresa(email, pw string) answer {
+	h.t.Helper()
+	return h.post("/auth/login", map[string]string{"email": email, "password": pw})
+}
+
+func (h *harness) refresh(token string) answer {
+	h.t.Helper()
+	return h.post("/auth/refresh-token", map[string]string{"refreshToken": token})
+}
+
+// verifier checks tokens with pkg/jwtauth against the running JWKS route,
+// exactly as the other services do.
+func (h *harness) verifier() *jwtauth.Verifier {
+	h.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	h.t.Cleanup(cancel)
+	v, err := jwtauth.NewVerifier(ctx, jwtauth.Config{
+		JWKSURL: h.public + keys.JWKSPath, Issuer: h.cfg.JWT.Issuer, Audience: h.cfg.JWT.Audience,
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return v
+}
+
+func (h *harness) verify(v *jwtauth.Verifier, token string) *jwtauth.Claims {
+	h.t.Helper()
+	c, err := v.Verify(context.Background(), token)
+	if err != nil {
+		h.t.Fatalf("token does not verify: %v", err)
+	}
+	return c
+}
+
+// ---------------------------------------------------------------------------
+// Redis helpers
+
+// dump returns every key under the test's prefix with its values
+// flattened: a string's value, a hash's fields and values, a sorted set's
+// members and scores.
+func (h *harness) dump() map[string][]string {
+	h.t.Helper()
+	ctx := context.Background()
+	out := map[string][]string{}
+	iter := h.rdb.Scan(ctx, 0, h.cfg.Auth.RedisPrefix+"*", 100).Iterator()
+	for iter.Next(ctx) {
+		k := iter.Val()
+		typ, err := h.rdb.Type(ctx, k).Result()
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		var vals []string
+		switch typ {
+		case "string":
+			vals = []string{h.rdb.Get(ctx, k).Val()}
+		case "hash":
+			for f, v := range h.rdb.HGetAll(ctx, k).Val() {
+				vals = append(vals, f, v)
+			}
+		case "zset":
+			for _, z := range h.rdb.ZRangeWithScores(ctx, k, 0, -1).Val() {
+				vals = append(vals, fmt.Sprint(z.Member), strconv.FormatFloat(z.Score, 'f', -1, 64))
+			}
+		case "none":
+			continue // expired between SCAN and TYPE
+		default:
+			h.t.Fatalf("unexpected Redis type %s of %s", typ, k)
+		}
+		out[k] = vals
+	}
+	if err := iter.Err(); err != nil {
+		h.t.Fatal(err)
+	}
+	return out
+}
+
+// keysMatching counts the test's keys containing part.
+func (h *harness) keysMatching(part string) int {
+	n := 0
+	for k := range h.dump() {
+		if strings.Contains(k, part) {
+			n++
+		}
+	}
+	return n
+}
+
+// ---------------------------------------------------------------------------
+// Logs
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitLog waits for a log line containing msg and returns it decoded.
+func (h *harness) waitLog(msg string) map[string]any {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for line := range strings.SplitSeq(h.logs.String(), "\n") {
+			if strings.Contains(line, msg) {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(line), &m); err != nil {
+					h.t.Fatalf("log line is not JSON: %s", line)
+				}
+				return m
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatalf("no log line %q in:\n%s", msg, h.logs.String())
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// company-billing stand-in
+
+type call struct {
+	Method, Path string
+	Body         map[string]any
+}
+
+type recorder struct {
+	mu    sync.Mutex
+	calls []call
+	down  bool
+}
+
+func (r *recorder) record(req *http.Request) call {
+	c := call{Method: req.Method, Path: req.URL.RequestURI()}
+	if req.Body != nil {
+		_ = json.NewDecoder(req.Body).Decode(&c.Body)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, c)
+	return c
+}
+
+func (r *recorder) Calls() []call {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]call(nil), r.calls...)
+}
+
+// callsTo counts the recorded calls whose "METHOD path" starts with prefix.
+func (r *recorder) callsTo(prefix string) []call {
+	var out []call
+	for _, c := range r.Calls() {
+		if strings.HasPrefix(c.Method+" "+c.Path, prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (r *recorder) setDown(down bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.down = down
+}
+
+func (r *recorder) isDown() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.down
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeErr(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, map[string]string{"code": code, "message": msg})
+}
+
+type empresa struct {
+	password string
+	view     map[string]any
+}
+
+type billingStub struct {
+	recorder
+	srv      *httptest.Server
+	empresas map[string]*empresa // by e-mail
+}
+
+func newBillingStub(t *testing.T) *billingStub {
+	b := &billingStub{empresas: map[string]*empresa{}}
+	b.add(empresaID, empresaEmail, empresaPassword)
+	b.add(outraEmpresaID, outraEmpresaEmail, "outra-senha-123")
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /internal/empresas/login", func(w http.ResponseWriter, r *http.Request) {
+		c := b.record(r)
+		if b.isDown() {
+			writeErr(w, 503, "indisponivel", "fora do ar")
+			return
+		}
+		email, _ := c.Body["email"].(string)
+		pw, _ := c.Body["password"].(string)
+		e := b.get(email)
+		switch {
+		case e == nil || e.password != pw:
+			writeErr(w, 401, "credenciais_invalidas", "credenciais inválidas")
+		case e.view["bloqueada"] == true:
+			writeErr(w, 403, "empresa_bloqueada", "empresa bloqueada")
+		default:
+			writeJSON(w, 200, e.view)
+		}
+	})
+	mux.HandleFunc("GET /internal/empresas/{id}", func(w http.ResponseWriter, r *http.Request) {
+		b.record(r)
+		if b.isDown() {
+			writeErr(w, 503, "indisponivel", "fora do ar")
+			return
+		}
+		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, e := range b.empresas {
+			if e.view["id"] == id {
+				writeJSON(w, 200, e.view)
+				return
+			}
+		}
+		writeErr(w, 404, "nao_encontrado", "empresa não encontrada")
+	})
+	b.srv = httptest.NewServer(mux)
+	t.Cleanup(b.srv.Close)
+	return b
+}
+
+func (b *billingStub) add(id int64, email, pw string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.empresas[email] = &empresa{password: pw, view: map[string]any{
+		"id": id, "email": email, "nome": "Padaria " + strconv.FormatInt(id, 10),
+		"razaoSocial": "Padaria Pão Quente LTDA", "cnpj": "12.345.678/0001-95",
+		"role": "empresa_plan_basic", "nomeDoPlano": "basic", "assinaturaStatus": "trialing", "bloqueada": false,
+	}}
+}
+
+func (b *billingStub) get(email string) *empresa {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.empresas[email]
+}
+
+func (b *billingStub) block(email string, blocked bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.empresas[email].view["bloqueada"] = blocked
+}
+
+// ---------------------------------------------------------------------------
+// employee stand-in
+
+type employeeStub struct {
+	recorder
+	srv   *httptest.Server
+	views map[int64]map[string]any
+}
+
+func newEmployeeStub(t *testing.T) *employeeStub {
+	s := &employeeStub{views: map[int64]map[string]any{}}
+	s.add(funcID, empresaID, funcEmail, "Ana Souza")
+	s.add(func2ID, empresaID, func2, "Bruno Lima")
+	s.add(outraFID, outraEmpresaID, outraFunc, "Carla Dias")
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /internal/funcionarios/por-email", func(w http.ResponseWriter, r *http.Request) {
+		s.record(r)
+		if s.isDown() {
+			writeErr(w, 503, "indisponivel", "fora do ar")
+			return
+		}
+		email := r.URL.Query().Get("email")
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, v := range s.views {
+			if strings.EqualFold(v["email"].(string), email) {
+				writeJSON(w, 200, v)
+				return
+			}
+		}
+		writeErr(w, 404, "nao_encontrado", "funcionário não encontrado")
+	})
+	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
+		s.record(r)
+		if s.isDown() {
+			writeErr(w, 503, "indisponivel", "fora do ar")
+			return
+		}
+		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if v, ok := s.views[id]; ok {
+			writeJSON(w, 200, v)
+			return
+		}
+		writeErr(w, 404, "nao_encontrado", "funcionário não encontrado")
+	})
+	mux.HandleFunc("PUT /internal/funcionarios/{id}/code-verify", func(w http.ResponseWriter, r *http.Request) {
+		c := s.record(r)
+		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		v, ok := s.views[id]
+		if !ok {
+			writeErr(w, 404, "nao_encontrado", "funcionário não encontrado")
+			return
+		}
+		v["codeVerify"] = c.Body["codeVerify"]
+		w.WriteHeader(http.StatusNoContent)
+	})
+	s.srv = httptest.NewServer(mux)
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// add stores an employee view as the employee service renders it.
+func (s *employeeStub) add(id, empresaID int64, email, nome string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.views[id] = map[string]any{
+		"id": id, "nome": nome, "cargo": "Padeiro", "email": email, "endereco": "Rua A, 1",
+		"telefone": "11999990000", "role": "funcionario", "cpfcnpj": "529.982.247-25", "codeVerify": nil,
+		"dataNascimento": "1990-05-01T00:00:00.000Z", "horarioTrabalho": 8, "ativo": true,
+		"clt": true, "pj": false, "sobreaviso": false, "sentimento": "Neutro", "cidade": nil,
+		"codeMatricula": nil, "dataAdmissao": nil, "deviceToken": nil, "fotoProfile": nil,
+		"nispis": nil, "uf": nil, "valorHora": nil, "empresaId": empresaID, "escalaTrabalhoId": 3, "departamentoId": 4,
+	}
+}
+
+func (s *employeeStub) set(id int64, field string, value any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.views[id][field] = value
+}
+
+// ---------------------------------------------------------------------------
+// SMTP server
+
+type received struct {
+	From string
+	To   []string
+	Data []byte
+}
+
+type smtpServer struct {
+	addr string
+	mail chan received
+}
+
+func newSMTPServer(t *testing.T) *smtpServer {
+	s := &smtpServer{mail: make(chan received, 100)}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		return &smtpSession{srv: s}, nil
+	}))
+	srv.Domain = "localhost"
+	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.addr = l.Addr().String()
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return s
+}
+
+type smtpSession struct {
+	srv *smtpServer
+	msg received
+}
+
+func (s *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.msg.From = from
+	return nil
+}
+
+func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.msg.To = append(s.msg.To, to)
+	return nil
+}
+
+func (s *smtpSession) Data(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	m := s.msg
+	m.Data = data
+	s.srv.mail <- m
+	return nil
+}
+
+func (s *smtpSession) Reset()        { s.msg = received{} }
+func (s *smtpSession) Logout() error { return nil }
+
+// next waits for the next e-mail.
+func (s *smtpServer) next(t *testing.T) received {
+	t.Helper()
+	select {
+	case m := <-s.mail:
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("no e-mail arrived")
+		return received{}
+	}
+}
+
+// none asserts that no e-mail is waiting.
+func (s *smtpServer) none(t *testing.T) {
+	t.Helper()
+	select {
+	case m := <-s.mail:
+		t.Fatalf("unexpected e-mail to %v", m.To)
+	default:
+	}
+}
+
+// decoded is an e-mail's subject and text body.
+type decoded struct {
+	Subject, Body, To string
+}
+
+func decodeMail(t *testing.T, raw []byte) decoded {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("e-mail does not parse: %v\n%s", err, raw)
+	}
+	subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body io.Reader = msg.Body
+	switch strings.ToLower(msg.Header.Get("Content-Transfer-Encoding")) {
+	case "quoted-printable":
+		body = quotedprintable.NewReader(body)
+	case "base64":
+		body = base64.NewDecoder(base64.StdEncoding, body)
+	}
+	text, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decoded{Subject: subject, Body: string(text), To: msg.Header.Get("To")}
+}
+
+var codeLine = regexp.MustCompile(`(?m)^\s*(\d{6})\s*$`)
+
+// codeFrom extracts the login code from an e-mail body.
+func codeFrom(t *testing.T, body string) string {
+	t.Helper()
+	m := codeLine.FindAllStringSubmatch(body, -1)
+	if len(m) != 1 {
+		t.Fatalf("want exactly one 6-digit code line in the e-mail, got %d:\n%s", len(m), body)
+	}
+	return m[0][1]
+}

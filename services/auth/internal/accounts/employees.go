@@ -1,0 +1,89 @@
+package accounts
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/svcclient"
+)
+
+// Funcionario is the part of the employee service's employee view that
+// auth decides on; Profile is the whole view, the employee's public
+// profile that the login answers with.
+type Funcionario struct {
+	ID        int64  `json:"id"`
+	EmpresaID int64  `json:"empresaId"`
+	Nome      string `json:"nome"`
+	Email     string `json:"email"`
+	Ativo     bool   `json:"ativo"`
+
+	Profile json.RawMessage `json:"-"`
+}
+
+// Employees calls the employee service's internal API.
+type Employees struct {
+	Client *svcclient.Client
+}
+
+// ByEmail looks an employee up: GET /internal/funcionarios/por-email.
+// found is false on 404.
+func (e *Employees) ByEmail(ctx context.Context, email string) (Funcionario, bool, error) {
+	return e.get(ctx, "/internal/funcionarios/por-email?email="+url.QueryEscape(email))
+}
+
+// Get reads an employee: GET /internal/funcionarios/{id}. found is false
+// on 404.
+func (e *Employees) Get(ctx context.Context, id int64) (Funcionario, bool, error) {
+	return e.get(ctx, "/internal/funcionarios/"+strconv.FormatInt(id, 10))
+}
+
+func (e *Employees) get(ctx context.Context, path string) (Funcionario, bool, error) {
+	var raw json.RawMessage
+	err := e.Client.GetJSON(ctx, path, &raw)
+	if isNotFound(err) {
+		return Funcionario{}, false, nil
+	}
+	if err != nil {
+		return Funcionario{}, false, err
+	}
+	f, err := decodeFuncionario(raw)
+	if err != nil {
+		return Funcionario{}, false, apierr.BadGateway("employee", err)
+	}
+	return f, true, nil
+}
+
+// decodeFuncionario keeps the view as the profile, minus a password field
+// should one ever appear in it: the employee service promises never to
+// send one, and a login answer is the wrong place to find out it did.
+func decodeFuncionario(raw json.RawMessage) (Funcionario, error) {
+	var f Funcionario
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return f, fmt.Errorf("employee view: %w", err)
+	}
+	if f.ID <= 0 || f.EmpresaID <= 0 {
+		return f, fmt.Errorf("employee view without id or empresaId")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return f, fmt.Errorf("employee view: %w", err)
+	}
+	delete(fields, "password")
+	profile, err := json.Marshal(fields)
+	if err != nil {
+		return f, err
+	}
+	f.Profile = profile
+	return f, nil
+}
+
+// SetCodeVerify records the hash of the employee's latest login code:
+// PUT /internal/funcionarios/{id}/code-verify → 204.
+func (e *Employees) SetCodeVerify(ctx context.Context, id int64, hash string) error {
+	return e.Client.PutJSON(ctx, "/internal/funcionarios/"+strconv.FormatInt(id, 10)+"/code-verify",
+		map[string]string{"codeVerify": hash}, nil)
+}

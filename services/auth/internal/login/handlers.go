@@ -1,0 +1,80 @@
+// Package login serves the login routes: POST /auth/login (companies and
+// admins, e-mail and password), POST /auth/login/funcionario/codigo (an
+// employee asks for a one-time code by e-mail) and
+// POST /auth/login/funcionario (an employee logs in with that code).
+package login
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/services/auth/internal/accounts"
+	"github.com/ponto/ponto/services/auth/internal/codes"
+	"github.com/ponto/ponto/services/auth/internal/mail"
+	"github.com/ponto/ponto/services/auth/internal/ratelimit"
+	"github.com/ponto/ponto/services/auth/internal/tokens"
+)
+
+// Limits are the per-minute budgets of every login route, per client IP
+// and per e-mail, plus the hourly budget of code e-mails per address,
+// which bounds how many guesses one can make at a code (tries per code ×
+// codes per hour).
+type Limits struct {
+	PerIP        int
+	PerEmail     int
+	CodesPerHour int
+}
+
+// Handlers holds what the login routes need.
+type Handlers struct {
+	Admins    accounts.Admins
+	Companies *accounts.Companies
+	Employees *accounts.Employees
+	Gate      *accounts.Gate
+	Issuer    *tokens.Issuer
+	Codes     *codes.Store
+	Mail      mail.Sender
+	Limiter   *ratelimit.Limiter
+	Limits    Limits
+	Log       *slog.Logger
+
+	bg *background
+}
+
+// New returns the handlers; Drain must be called on shutdown so that code
+// e-mails being sent are not cut off.
+func New(h Handlers) *Handlers {
+	h.bg = newBackground(h.Log, backgroundSlots, backgroundTimeout)
+	return &h
+}
+
+// Routes registers the routes on the /auth group.
+func (h *Handlers) Routes(r fiber.Router) {
+	r.Post("/login", h.loginEmpresa)
+	r.Post("/login/funcionario/codigo", h.requestCode)
+	r.Post("/login/funcionario", h.loginFuncionario)
+}
+
+// Drain waits up to timeout for background code deliveries to finish.
+func (h *Handlers) Drain(timeout time.Duration) { h.bg.drain(timeout) }
+
+// loginAnswer is the 200 of every login route.
+type loginAnswer struct {
+	Token        string `json:"token"`
+	RefreshToken string `json:"refreshToken"`
+	User         any    `json:"user"`
+}
+
+// limit applies the route's per-IP and per-e-mail budgets.
+func (h *Handlers) limit(c *fiber.Ctx, route, email string, extra ...ratelimit.Check) error {
+	perMinute := func(name string, n int) ratelimit.Rule {
+		return ratelimit.Rule{Name: route + ":" + name, Limit: n, Window: time.Minute}
+	}
+	checks := append([]ratelimit.Check{
+		{Rule: perMinute("ip", h.Limits.PerIP), Key: ratelimit.IPKey(c.IP())},
+		{Rule: perMinute("email", h.Limits.PerEmail), Key: ratelimit.EmailKey(email)},
+	}, extra...)
+	return h.Limiter.Allow(c.UserContext(), checks...)
+}

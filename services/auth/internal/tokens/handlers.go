@@ -1,0 +1,156 @@
+package tokens
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/validate"
+)
+
+// Gate tells whether the account behind a refresh token may still log in
+// (company not blocked, employee still active, admin still configured).
+// A refresh re-asks it so that access ends even if a revocation call from
+// company-billing or employee was lost.
+type Gate interface {
+	MayRefresh(ctx context.Context, id Identity) (bool, error)
+}
+
+// Handlers serves the refresh, logout and revocation routes.
+type Handlers struct {
+	Signer  *Signer
+	Refresh *RefreshStore
+	Gate    Gate
+	Log     *slog.Logger
+}
+
+// errRefreshInvalid is the one 401 of the refresh route: unknown, expired
+// and revoked tokens are not told apart.
+var errRefreshInvalid = apierr.New(http.StatusUnauthorized, "refresh_token_invalido", "refresh token inválido, expirado ou revogado")
+
+// Routes registers the public routes on the /auth group.
+func (h *Handlers) Routes(r fiber.Router) {
+	r.Post("/refresh-token", h.refresh)
+	r.Post("/logout", h.logout)
+}
+
+// InternalRoutes registers the internal API (internal listener only).
+func (h *Handlers) InternalRoutes(r fiber.Router) {
+	r.Post("/internal/tokens/revogar", h.revokeAll)
+}
+
+type refreshRequest struct {
+	RefreshToken string `json:"refreshToken"`
+}
+
+// decodeRefresh answers 400 when refreshToken is missing, empty or not a
+// string (DecodeJSON names the field on a type mismatch).
+func decodeRefresh(c *fiber.Ctx) (string, error) {
+	var in refreshRequest
+	if err := httpserver.DecodeJSON(c, &in); err != nil {
+		return "", err
+	}
+	errs := validate.Errors{}
+	errs.Required(in.RefreshToken, "refreshToken")
+	return in.RefreshToken, errs.Err()
+}
+
+// refresh: POST /auth/refresh-token {"refreshToken"} → 200 {"accessToken"}.
+// The refresh token is not rotated: the contract answers only an access
+// token, so the client keeps using the refresh token it has until it
+// expires (30 days) or is revoked.
+func (h *Handlers) refresh(c *fiber.Ctx) error {
+	token, err := decodeRefresh(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	id, err := h.Refresh.Lookup(ctx, token)
+	if errors.Is(err, ErrUnknownRefresh) {
+		return errRefreshInvalid
+	}
+	if err != nil {
+		return apierr.Unavailable("redis", err)
+	}
+	ok, err := h.Gate.MayRefresh(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// The account was blocked, deactivated or removed: this token is
+		// dead for good, whatever happened to the revocation call.
+		if err := h.Refresh.Revoke(ctx, token); err != nil {
+			h.Log.WarnContext(ctx, "tokens: revoke refused refresh token", "err", err)
+		}
+		return errRefreshInvalid
+	}
+	access, err := h.Signer.Sign(id)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	return c.JSON(fiber.Map{"accessToken": access})
+}
+
+// logout: POST /auth/logout {"refreshToken"} → 204. Possession of the
+// refresh token is the authority; an unknown token answers 204 as well, so
+// the route tells nothing about which tokens exist.
+func (h *Handlers) logout(c *fiber.Ctx) error {
+	token, err := decodeRefresh(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Refresh.Revoke(c.UserContext(), token); err != nil {
+		return apierr.Unavailable("redis", err)
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+type revokeRequest struct {
+	EmpresaID     *int64 `json:"empresaId"`
+	FuncionarioID *int64 `json:"funcionarioId"`
+}
+
+// revokeAll: POST /internal/tokens/revogar with exactly one of
+// {"empresaId": N} (the company and all its employees, on a block) or
+// {"funcionarioId": N} (one employee, on deactivation) → 204.
+func (h *Handlers) revokeAll(c *fiber.Ctx) error {
+	var in revokeRequest
+	if err := httpserver.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	errs := validate.Errors{}
+	switch {
+	case in.EmpresaID == nil && in.FuncionarioID == nil:
+		errs.Check(false, "empresaId", "informe empresaId ou funcionarioId")
+	case in.EmpresaID != nil && in.FuncionarioID != nil:
+		errs.Check(false, "funcionarioId", "informe apenas um de empresaId e funcionarioId")
+	case in.EmpresaID != nil:
+		errs.Check(*in.EmpresaID > 0, "empresaId", "deve ser um número positivo")
+	default:
+		errs.Check(*in.FuncionarioID > 0, "funcionarioId", "deve ser um número positivo")
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	if in.EmpresaID != nil {
+		err := h.Refresh.RevokeEmpresa(ctx, *in.EmpresaID)
+		if err != nil {
+			return apierr.Unavailable("redis", err)
+		}
+		h.Log.InfoContext(ctx, "tokens: revoked every refresh token of a company", "empresaId", *in.EmpresaID)
+		return c.SendStatus(http.StatusNoContent)
+	}
+	// The employee's empresaId is not needed: the subject index holds
+	// every token of the employee.
+	if err := h.Refresh.RevokeSubject(ctx, Funcionario(0, *in.FuncionarioID).Subject); err != nil {
+		return apierr.Unavailable("redis", err)
+	}
+	h.Log.InfoContext(ctx, "tokens: revoked every refresh token of an employee", "funcionarioId", *in.FuncionarioID)
+	return c.SendStatus(http.StatusNoContent)
+}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponto/ponto/pkg/jwtauth"
+)
+
+func TestRefresh(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	login := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK)
+	rt := login.str("refreshToken")
+
+	a := h.refresh(rt).expect(t, http.StatusOK)
+	if len(a.body) != 1 || a.str("accessToken") == "" {
+		t.Fatalf("refresh answer %s, want exactly accessToken", a.raw)
+	}
+	c := h.verify(h.verifier(), a.str("accessToken"))
+	if c.Role != jwtauth.RoleEmpresa || c.EmpresaID != empresaID || c.Subject != "empresa:10" {
+		t.Errorf("claims %+v", c)
+	}
+	// No rotation: the same refresh token keeps working.
+	h.refresh(rt).expect(t, http.StatusOK)
+	// The account was re-checked with company-billing each time.
+	if n := len(h.billing.callsTo("GET /internal/empresas/10")); n != 2 {
+		t.Errorf("%d company look-ups, want 2", n)
+	}
+}
+
+// The two documented error answers: 400 (missing or not a string) and 401
+// (unknown, expired, revoked), each with a message.
+func TestRefreshErrors(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	for _, body := range []string{`{}`, `{"refreshToken":""}`, `{"refreshToken":null}`, `{"refreshToken":42}`, `{"refreshToken":["a"]}`} {
+		a := h.post("/auth/refresh-token", body).expectError(t, http.StatusBadRequest, "validacao")
+		if f, _ := a.body["fields"].(map[string]any); f["refreshToken"] == nil {
+			t.Errorf("%s: %s does not name refreshToken", body, a.raw)
+		}
+	}
+	unknown := h.refresh("bm90LWEtdG9rZW4tYXQtYWxsLWJ1dC13ZWxsLWZvcm1lZA").expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(strings.Repeat("x", 5000)).expect(t, http.StatusRequestEntityTooLarge)
+	if a := h.refresh(strings.Repeat("x", 500)); string(a.raw) != string(unknown.raw) {
+		t.Errorf("over-long token: %s", a.raw)
+	}
+	// An access token is not a refresh token.
+	access := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("token")
+	h.refresh(access).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+}
+
+func TestRefreshExpires(t *testing.T) {
+	t.Parallel()
+	h := start(t, func(c *Config) { c.Auth.RefreshTokenTTL = 2 * time.Second })
+	rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	h.refresh(rt).expect(t, http.StatusOK)
+	time.Sleep(2200 * time.Millisecond)
+	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	if n := h.keysMatching("rt:"); n != 0 {
+		t.Errorf("%d refresh keys outlived the token: %v", n, h.dump())
+	}
+}
+
+// A company blocked (or an employee deactivated) after login loses its
+// refresh token even if the revocation call never came.
+func TestRefreshRechecksAccount(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	code, _ := h.codeByMail(funcEmail)
+	frt := h.loginCode(funcEmail, code).expect(t, http.StatusOK).str("refreshToken")
+
+	// A peer outage is a 503 and keeps the token.
+	h.billing.setDown(true)
+	h.refresh(rt).expectError(t, http.StatusServiceUnavailable, "dependencia_indisponivel")
+	h.billing.setDown(false)
+	h.refresh(rt).expect(t, http.StatusOK)
+
+	h.employees.set(funcID, "ativo", false)
+	h.refresh(frt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.employees.set(funcID, "ativo", true)
+	h.refresh(frt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido") // revoked for good
+
+	h.billing.block(empresaEmail, true)
+	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.billing.block(empresaEmail, false)
+	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+}
+
+func TestLogout(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	a := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK)
+	other := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	rt := a.str("refreshToken")
+
+	if l := h.post("/auth/logout", map[string]string{"refreshToken": rt}); l.status != http.StatusNoContent || len(l.raw) != 0 {
+		t.Fatalf("logout: %d %s", l.status, l.raw)
+	}
+	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	// Logging out twice, or with an unknown token, is fine.
+	h.post("/auth/logout", map[string]string{"refreshToken": rt}).expect(t, http.StatusNoContent)
+	h.post("/auth/logout", `{}`).expectError(t, http.StatusBadRequest, "validacao")
+	// The other session of the same company is untouched.
+	h.refresh(other).expect(t, http.StatusOK)
+	// The revoked token left no trace in the indexes.
+	members := h.rdb.ZCard(context.Background(), h.cfg.Auth.RedisPrefix+"rt:sub:empresa:10").Val()
+	if members != 1 {
+		t.Errorf("subject index has %d members, want 1", members)
+	}
+}
+
+func TestRevokeEmpresa(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	c1 := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	c2 := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	code, _ := h.codeByMail(funcEmail)
+	f1 := h.loginCode(funcEmail, code).expect(t, http.StatusOK).str("refreshToken")
+	outra := h.loginEmpresa(outraEmpresaEmail, "outra-senha-123").expect(t, http.StatusOK).str("refreshToken")
+	code, _ = h.codeByMail(outraFunc)
+	outraF := h.loginCode(outraFunc, code).expect(t, http.StatusOK).str("refreshToken")
+	admin := h.loginEmpresa(adminEmail, adminPassword).expect(t, http.StatusOK).str("refreshToken")
+
+	// Internal only: the public listener does not have the route.
+	h.post("/internal/tokens/revogar", map[string]int{"empresaId": empresaID}).expect(t, http.StatusNotFound)
+
+	a := h.postInternal("/internal/tokens/revogar", map[string]int{"empresaId": empresaID})
+	if a.status != http.StatusNoContent {
+		t.Fatalf("revogar: %d %s", a.status, a.raw)
+	}
+	for name, rt := range map[string]string{"company session 1": c1, "company session 2": c2, "employee": f1} {
+		if a := h.refresh(rt); a.status != http.StatusUnauthorized {
+			t.Errorf("%s survived the revocation: %d", name, a.status)
+		}
+	}
+	for name, rt := range map[string]string{"other company": outra, "other company's employee": outraF, "admin": admin} {
+		h.refresh(rt).expect(t, http.StatusOK)
+		_ = name
+	}
+	if n := h.keysMatching("rt:empresa:10"); n != 0 {
+		t.Error("the company index is still there")
+	}
+	// Revoking a company without tokens is fine.
+	h.postInternal("/internal/tokens/revogar", map[string]int{"empresaId": 999}).expect(t, http.StatusNoContent)
+}
+
+func TestRevokeFuncionario(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	code, _ := h.codeByMail(funcEmail)
+	a1 := h.loginCode(funcEmail, code).expect(t, http.StatusOK).str("refreshToken")
+	code, _ = h.codeByMail(funcEmail)
+	a2 := h.loginCode(funcEmail, code).expect(t, http.StatusOK).str("refreshToken")
+	code, _ = h.codeByMail(func2)
+	b := h.loginCode(func2, code).expect(t, http.StatusOK).str("refreshToken")
+	company := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+
+	h.postInternal("/internal/tokens/revogar", map[string]int{"funcionarioId": funcID}).expect(t, http.StatusNoContent)
+	h.refresh(a1).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(a2).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(b).expect(t, http.StatusOK)
+	h.refresh(company).expect(t, http.StatusOK)
+}
+
+func TestRevokeValidation(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	for _, body := range []string{`{}`, `{"empresaId":1,"funcionarioId":2}`, `{"empresaId":0}`, `{"funcionarioId":-3}`, `{"empresaId":"1"}`, `{"usuario":1}`} {
+		h.postInternal("/internal/tokens/revogar", body).expectError(t, http.StatusBadRequest, "validacao")
+	}
+}
+
+// Past MaxSessions live refresh tokens, the oldest is revoked.
+func TestSessionCap(t *testing.T) {
+	t.Parallel()
+	h := start(t, func(c *Config) { c.Auth.MaxSessions = 2 })
+	var rts []string
+	for range 3 {
+		rts = append(rts, h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken"))
+	}
+	h.refresh(rts[0]).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(rts[1]).expect(t, http.StatusOK)
+	h.refresh(rts[2]).expect(t, http.StatusOK)
+}
+
+// Redis holds neither refresh tokens, nor codes, nor e-mails in clear text.
+func TestRedisHoldsNoSecretsInClear(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	var secrets []string
+	for range 2 {
+		secrets = append(secrets, h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken"))
+	}
+	secrets = append(secrets, h.loginEmpresa(adminEmail, adminPassword).expect(t, http.StatusOK).str("refreshToken"))
+	used, _ := h.codeByMail(funcEmail)
+	secrets = append(secrets, h.loginCode(funcEmail, used).expect(t, http.StatusOK).str("refreshToken"))
+	live, _ := h.codeByMail(func2) // stays in Redis, unused
+	h.requestCode(funcEmail)       // and one more code e-mail in flight
+	h.smtp.next(t)
+
+	dump := h.dump()
+	if len(dump) < 8 {
+		t.Fatalf("only %d keys under the test prefix: %v", len(dump), dump)
+	}
+	if h.rdb.Exists(context.Background(), h.codeKey(func2)).Val() != 1 {
+		t.Fatal("the live code is not in Redis")
+	}
+	for k, vals := range dump {
+		for _, s := range secrets {
+			if strings.Contains(k, s) {
+				t.Errorf("refresh token in clear in key %s", k)
+			}
+		}
+		for _, code := range []string{used, live} {
+			if strings.Contains(k, code) {
+				t.Errorf("code in clear in key %s", k)
+			}
+		}
+		for _, email := range []string{empresaEmail, funcEmail, func2} {
+			if strings.Contains(k, email) {
+				t.Errorf("e-mail in clear in key %s", k)
+			}
+		}
+		for _, v := range vals {
+			for _, s := range secrets {
+				if strings.Contains(v, s) {
+					t.Errorf("refresh token in clear in %s", k)
+				}
+			}
+			for _, code := range []string{used, live} {
+				// Timestamps are long runs of digits that may hold any
+				// 6 digits by chance; a code stored as such is the value.
+				if v == code || (!isDigits(v) && strings.Contains(v, code)) {
+					t.Errorf("code in clear in %s: %q", k, v)
+				}
+			}
+			for _, email := range []string{empresaEmail, funcEmail, func2} {
+				if strings.Contains(v, email) {
+					t.Errorf("e-mail in clear in %s", k)
+				}
+			}
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
