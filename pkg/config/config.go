@@ -4,7 +4,10 @@
 //
 // Fields are described with github.com/ardanlabs/conf/v3 tags:
 // `conf:"default:...,mask,required,help:..."`. With no prefix, a field
-// HTTP.PublicAddr is read from HTTP_PUBLIC_ADDR.
+// HTTP.PublicAddr is read from HTTP_PUBLIC_ADDR. conf splits tags on
+// commas, so a help text must not contain one (it would be cut there), and
+// `required` accepts a variable that is set but empty: check such values in
+// Validate.
 package config
 
 import (
@@ -41,28 +44,36 @@ func Parse(cfg any) (string, error) {
 	return "", nil
 }
 
-// Validate runs Validate on cfg and on every direct struct field that
-// implements Validator, joining what they report.
+// Validate runs Validate on cfg and on every struct field, at any depth,
+// that implements Validator, joining what they report.
 func Validate(cfg any) error {
-	var errs []error
-	if v, ok := cfg.(Validator); ok {
-		errs = append(errs, v.Validate())
-	}
 	rv := reflect.ValueOf(cfg)
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("config: want a pointer to a struct, got %T", cfg)
 	}
-	rv = rv.Elem()
+	return validateStruct("", rv.Elem())
+}
+
+func validateStruct(path string, rv reflect.Value) error {
+	var errs []error
+	if v, ok := rv.Addr().Interface().(Validator); ok {
+		if err := v.Validate(); err != nil {
+			if path != "" {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+			errs = append(errs, err)
+		}
+	}
 	for i := range rv.NumField() {
-		f := rv.Field(i)
-		if !f.CanAddr() || !f.Addr().CanInterface() {
+		f, sf := rv.Field(i), rv.Type().Field(i)
+		if f.Kind() != reflect.Struct || !sf.IsExported() {
 			continue
 		}
-		if v, ok := f.Addr().Interface().(Validator); ok {
-			if err := v.Validate(); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", rv.Type().Field(i).Name, err))
-			}
+		name := sf.Name
+		if path != "" {
+			name = path + "." + name
 		}
+		errs = append(errs, validateStruct(name, f))
 	}
 	return errors.Join(errs...)
 }

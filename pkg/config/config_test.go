@@ -67,3 +67,19 @@ func TestParseRunsFieldValidators(t *testing.T) {
 		t.Fatalf("want validation error, got %v", err)
 	}
 }
+
+type nested struct {
+	Inner struct {
+		Limits limits
+	}
+	Required string `conf:"default:x"`
+}
+
+func TestValidateReachesNestedStructs(t *testing.T) {
+	t.Setenv("INNER_LIMITS_MAX", "-1")
+	var cfg nested
+	_, err := config.Parse(&cfg)
+	if err == nil || !strings.Contains(err.Error(), "Inner.Limits: max must be positive") {
+		t.Fatalf("nested validator not run: %v", err)
+	}
+}

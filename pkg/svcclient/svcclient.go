@@ -16,6 +16,7 @@ package svcclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -153,10 +154,11 @@ func (c *Client) PutJSON(ctx context.Context, path string, in, out any) error {
 // in as a JSON body unless nil, and decodes a 2xx JSON answer into out
 // unless nil or the body is empty. Any failure is an *apierr.Error.
 func (c *Client) Do(ctx context.Context, method, path string, in, out any) error {
+	logged := withoutQuery(path)
 	req, err := c.newRequest(ctx, method, path, in)
 	if err != nil {
 		// A body that does not marshal or a malformed URL is our bug.
-		return apierr.Internal(fmt.Errorf("svcclient: %s %s%s: %w", method, c.peer, path, err))
+		return apierr.Internal(fmt.Errorf("svcclient: %s %s%s: %w", method, c.peer, logged, err))
 	}
 	rc := c.writes
 	if method == http.MethodGet || method == http.MethodHead {
@@ -167,10 +169,23 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 		if resp != nil {
 			resp.Body.Close()
 		}
-		return apierr.Unavailable(c.peer, fmt.Errorf("%s %s: %w", method, path, err))
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = withoutQuery(ue.URL)
+		}
+		return apierr.Unavailable(c.peer, fmt.Errorf("%s %s: %w", method, logged, err))
 	}
 	defer resp.Body.Close()
-	return c.handle(method, path, resp, out)
+	return c.handle(method, logged, resp, out)
+}
+
+// withoutQuery keeps query strings out of error messages and so out of the
+// logs: they may carry personal data, such as the e-mail of a lookup.
+func withoutQuery(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		return u[:i] + "?…"
+	}
+	return u
 }
 
 func (c *Client) newRequest(ctx context.Context, method, path string, in any) (*retryablehttp.Request, error) {

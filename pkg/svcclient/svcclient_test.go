@@ -309,3 +309,20 @@ func TestWithHTTPClient(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestErrorsKeepQueryStringsOutOfLogs(t *testing.T) {
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer peer.Close()
+	for _, base := range []string{peer.URL, "http://127.0.0.1:1"} {
+		c := svcclient.New(base, svcclient.WithRetries(0))
+		err := c.GetJSON(context.Background(), "/internal/funcionarios/por-email?email=fulano@empresa.com", nil)
+		if err == nil {
+			t.Fatalf("%s: want an error", base)
+		}
+		if strings.Contains(err.Error(), "fulano") {
+			t.Fatalf("query string in the error: %v", err)
+		}
+	}
+}
