@@ -5,15 +5,20 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/ardanlabs/conf/v3"
 
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/telemetry"
+	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
 
@@ -29,6 +34,34 @@ type Config struct {
 	Log   logging.Config
 	HTTP  httpserver.Config
 	Minio objectstore.Config
+	JWT   jwtauth.Config
+	Photo foto.Config
+	// EmployeeInternalURL is the employee service's internal listener:
+	// the employee's company (authorization) and his fotoProfile.
+	EmployeeInternalURL string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+}
+
+// newConfig holds media's own defaults where they differ from the shared
+// ones: the body limit fits a 5 MiB photo with its multipart framing
+// (conf keeps a preset value as the default; HTTP_BODY_LIMIT still wins).
+func newConfig() Config {
+	return Config{
+		Version: conf.Version{Build: build, Desc: "ponto " + name},
+		HTTP:    httpserver.Config{BodyLimit: foto.MaxBodyBytes},
+	}
+}
+
+// Validate checks what conf's tags cannot.
+func (c *Config) Validate() error {
+	u, err := url.Parse(c.EmployeeInternalURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("EMPLOYEE_INTERNAL_URL %q: want an http(s) URL", c.EmployeeInternalURL)
+	}
+	// A lower limit would refuse photos the design accepts (up to 5 MiB).
+	if c.HTTP.BodyLimit < foto.MaxBodyBytes {
+		return fmt.Errorf("HTTP_BODY_LIMIT %d: media needs at least %d bytes", c.HTTP.BodyLimit, foto.MaxBodyBytes)
+	}
+	return nil
 }
 
 func main() { service.Main(name, run) }
@@ -37,7 +70,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Configuration
 
-	cfg := Config{Version: conf.Version{Build: build, Desc: "ponto " + name}}
+	cfg := newConfig()
 	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
 		return err
 	}
@@ -60,11 +93,15 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	go store.KeepBucket(ctx, log, 2*time.Second)
 
+	verifier, err := jwtauth.NewVerifier(ctx, cfg.JWT)
+	if err != nil {
+		return err
+	}
+	employees := employee.New(cfg.EmployeeInternalURL)
+
 	// -------------------------------------------------------------------------
 	// Servers
 
-	srv := httpserver.New(name, cfg.HTTP, log,
-		httpserver.Check{Name: "minio", Ping: store.Ping},
-	)
+	srv := newServer(cfg, log, store, verifier, employees)
 	return srv.Run(ctx)
 }

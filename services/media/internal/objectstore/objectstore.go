@@ -1,11 +1,14 @@
 // Package objectstore connects the media service to its S3-compatible
-// object storage (MinIO) with minio-go, and keeps its bucket present.
+// object storage (MinIO) with minio-go, keeps its bucket present, and
+// stores, streams and removes objects in it.
 package objectstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -14,8 +17,8 @@ import (
 )
 
 // Config is the storage part of the media configuration, read from
-// MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY, MINIO_BUCKET and
-// MINIO_USE_SSL.
+// MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY, MINIO_BUCKET,
+// MINIO_REGION, MINIO_USE_SSL and MINIO_MAX_RETRIES.
 type Config struct {
 	Endpoint  string `conf:"default:127.0.0.1:9000,help:host:port of the S3 API"`
 	AccessKey string `conf:"required,mask"`
@@ -23,15 +26,28 @@ type Config struct {
 	Bucket    string `conf:"default:ponto-fotos"`
 	Region    string `conf:"default:us-east-1"`
 	UseSSL    bool   `conf:"default:false"`
+	// MaxRetries bounds minio-go's attempts per call (its own default is
+	// 10 with exponential backoff, which would outlast a request's
+	// deadline when MinIO is down; a quick 503 serves clients better).
+	MaxRetries int `conf:"default:3,help:attempts per storage call (1 = no retry)"`
 }
 
-// Validate rejects an empty endpoint or bucket name.
+// Validate rejects an empty endpoint, bucket or credential.
 func (c *Config) Validate() error {
 	if c.Endpoint == "" || c.Bucket == "" {
 		return errors.New("endpoint and bucket must be set")
 	}
+	if c.AccessKey == "" || c.SecretKey == "" {
+		return errors.New("access key and secret key must not be empty")
+	}
+	if c.MaxRetries < 0 {
+		return errors.New("MaxRetries must not be negative")
+	}
 	return nil
 }
+
+// ErrNotFound means the object does not exist.
+var ErrNotFound = errors.New("objectstore: object not found")
 
 // Store is a client bound to one bucket.
 type Store struct {
@@ -43,9 +59,10 @@ type Store struct {
 // Open builds the client; it does not contact the server.
 func Open(cfg Config) (*Store, error) {
 	c, err := minio.New(cfg.Endpoint, &minio.Options{
-		Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
-		Secure: cfg.UseSSL,
-		Region: cfg.Region,
+		Creds:      credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+		Secure:     cfg.UseSSL,
+		Region:     cfg.Region,
+		MaxRetries: cfg.MaxRetries,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("objectstore: %w", err)
@@ -101,4 +118,61 @@ func (s *Store) Ping(ctx context.Context) error {
 		return fmt.Errorf("objectstore: bucket %q missing", s.Bucket)
 	}
 	return nil
+}
+
+// Object describes a stored object.
+type Object struct {
+	Key         string
+	Size        int64
+	ContentType string
+	ETag        string
+}
+
+// Put stores data under key with its content type, replacing any object
+// already there.
+func (s *Store) Put(ctx context.Context, key, contentType string, data []byte) error {
+	_, err := s.Client.PutObject(ctx, s.Bucket, key, bytes.NewReader(data), int64(len(data)),
+		minio.PutObjectOptions{ContentType: contentType})
+	if err != nil {
+		return fmt.Errorf("objectstore: put %q: %w", key, err)
+	}
+	return nil
+}
+
+// Open starts reading the object at key. The caller must close the reader;
+// ctx governs the whole read, so it must outlive the call when the reader
+// is consumed later (e.g. while a response streams). A missing object is
+// ErrNotFound.
+func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, Object, error) {
+	obj, err := s.Client.GetObject(ctx, s.Bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, Object{}, fmt.Errorf("objectstore: get %q: %w", key, err)
+	}
+	// GetObject is lazy: Stat sends the request and reports a missing key.
+	info, err := obj.Stat()
+	if err != nil {
+		obj.Close()
+		return nil, Object{}, notFoundOr(key, err)
+	}
+	return obj, Object{Key: key, Size: info.Size, ContentType: info.ContentType, ETag: info.ETag}, nil
+}
+
+// Remove deletes the objects at keys. Removing a missing object succeeds
+// (S3 semantics), so a retried clean-up is harmless. Every key is tried;
+// the errors are joined.
+func (s *Store) Remove(ctx context.Context, keys ...string) error {
+	var errs []error
+	for _, key := range keys {
+		if err := s.Client.RemoveObject(ctx, s.Bucket, key, minio.RemoveObjectOptions{}); err != nil {
+			errs = append(errs, fmt.Errorf("objectstore: remove %q: %w", key, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func notFoundOr(key string, err error) error {
+	if code := minio.ToErrorResponse(err).Code; code == "NoSuchKey" || code == "NotFound" {
+		return fmt.Errorf("%w: %q", ErrNotFound, key)
+	}
+	return fmt.Errorf("objectstore: stat %q: %w", key, err)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"io"
 	"os"
 	"testing"
 
@@ -75,7 +77,45 @@ func TestWrongCredentialsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = store.EnsureBucket(context.Background())
-	if code := minio.ToErrorResponse(err).Code; code != "SignatureDoesNotMatch" {
+	// EnsureBucket wraps the S3 error; minio.ToErrorResponse does not unwrap.
+	var resp minio.ErrorResponse
+	if !errors.As(err, &resp) || resp.Code != "SignatureDoesNotMatch" {
 		t.Fatalf("want SignatureDoesNotMatch with a wrong secret, got %v", err)
+	}
+}
+
+func TestPutOpenRemove(t *testing.T) {
+	ctx := context.Background()
+	store, err := objectstore.Open(testConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.EnsureBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Client.RemoveBucket(context.Background(), store.Bucket) })
+
+	const key = "empresas/1/funcionarios/2/abc.jpg"
+	if err := store.Put(ctx, key, "image/jpeg", []byte("conteúdo")); err != nil {
+		t.Fatal(err)
+	}
+	r, obj, err := store.Open(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(r)
+	r.Close()
+	if err != nil || string(b) != "conteúdo" || obj.Size != int64(len("conteúdo")) || obj.ContentType != "image/jpeg" {
+		t.Errorf("read back %q (%+v), %v", b, obj, err)
+	}
+
+	// Removing is idempotent; a removed object is ErrNotFound.
+	for range 2 {
+		if err := store.Remove(ctx, key, "empresas/1/nunca-existiu.jpg"); err != nil {
+			t.Fatalf("remove: %v", err)
+		}
+	}
+	if _, _, err := store.Open(ctx, key); !errors.Is(err, objectstore.ErrNotFound) {
+		t.Errorf("open after remove: %v, want ErrNotFound", err)
 	}
 }

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/foto"
+	"github.com/ponto/ponto/services/media/internal/objectstore"
+)
+
+// newServer builds both listeners: readiness pings MinIO (server up,
+// bucket present), and the public routes sit behind the token verifier.
+//
+// Public (the employee himself or his company):
+//
+//	POST /funcionarios/{funcionarioId}/foto                  foto (upload.go)
+//	GET  /funcionarios/{funcionarioId}/foto[?tamanho=thumb]  foto (download.go)
+//
+// media has no internal API of its own.
+func newServer(cfg Config, log *slog.Logger, store *objectstore.Store,
+	verifier *jwtauth.Verifier, employees *employee.Client) *httpserver.Server {
+	srv := httpserver.New(name, cfg.HTTP, log,
+		httpserver.Check{Name: "minio", Ping: store.Ping},
+	)
+	fotos := foto.NewHandlers(store, employees, cfg.Photo, log)
+	fotos.Public(srv.Public.Group("", verifier.Middleware()))
+	return srv
+}
