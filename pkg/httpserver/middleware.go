@@ -99,12 +99,21 @@ func (s *Server) observe(listener string) fiber.Handler {
 			slog.String("path", c.Path()),
 			slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
-			slog.Int("bytes", len(c.Response().Body())),
+			slog.Int("bytes", responseSize(c)),
 			slog.String("request_id", RequestID(c)),
 			slog.String("ip", c.IP()),
 		)
 		return nil
 	}
+}
+
+// responseSize reads a streamed body's size from its header: calling Body()
+// on a stream would pull the whole of it into memory.
+func responseSize(c *fiber.Ctx) int {
+	if c.Response().IsBodyStream() {
+		return c.Response().Header.ContentLength()
+	}
+	return len(c.Response().Body())
 }
 
 // routeLabel is the route template, or "unmatched" when no route matched:

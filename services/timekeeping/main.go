@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
+	"time"
+	_ "time/tzdata" // the company time zone must load in a minimal container
 
 	"github.com/ardanlabs/conf/v3"
 
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/telemetry"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 )
 
 const name = "timekeeping"
@@ -33,6 +39,26 @@ type Config struct {
 	Log  logging.Config
 	HTTP httpserver.Config
 	DB   database.Config
+	JWT  jwtauth.Config
+	// EmployeeInternalURL is the employee service's internal listener:
+	// employees, their schedules and departments.
+	EmployeeInternalURL string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+	// TimeZone is the companies' time zone: it decides each punch's workday
+	// and the local times of reports.
+	TimeZone string `conf:"env:COMPANY_TIME_ZONE,default:America/Sao_Paulo,help:IANA time zone of the companies"`
+}
+
+// Validate checks what conf's tags cannot, so that a bad URL or zone
+// stops the start-up instead of failing every request.
+func (c *Config) Validate() error {
+	u, err := url.Parse(c.EmployeeInternalURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("EMPLOYEE_INTERNAL_URL %q: want an http(s) URL", c.EmployeeInternalURL)
+	}
+	if _, err := time.LoadLocation(c.TimeZone); err != nil || c.TimeZone == "" {
+		return fmt.Errorf("COMPANY_TIME_ZONE %q: want an IANA time zone such as America/Sao_Paulo", c.TimeZone)
+	}
+	return nil
 }
 
 func main() { service.Main(name, run) }
@@ -77,11 +103,22 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer db.Close()
 
+	verifier, err := jwtauth.NewVerifier(ctx, cfg.JWT)
+	if err != nil {
+		return err
+	}
+	zone, err := time.LoadLocation(cfg.TimeZone)
+	if err != nil {
+		return err
+	}
+	employees := employee.New(cfg.EmployeeInternalURL)
+
 	// -------------------------------------------------------------------------
 	// Servers
 
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
+	mountRoutes(srv, verifier, db, employees, clock.New(zone, time.Now))
 	return srv.Run(ctx)
 }
