@@ -55,7 +55,9 @@ func (c *Config) Validate() error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("EMPLOYEE_INTERNAL_URL %q: want an http(s) URL", c.EmployeeInternalURL)
 	}
-	if _, err := time.LoadLocation(c.TimeZone); err != nil || c.TimeZone == "" {
+	// "Local" would follow the container's zone, and PostgreSQL, which
+	// computes the reports' local times, does not know that name.
+	if _, err := time.LoadLocation(c.TimeZone); err != nil || c.TimeZone == "" || c.TimeZone == "Local" {
 		return fmt.Errorf("COMPANY_TIME_ZONE %q: want an IANA time zone such as America/Sao_Paulo", c.TimeZone)
 	}
 	return nil

@@ -1,0 +1,546 @@
+package main
+
+// The test harness: the REAL employee service (built once per test binary
+// from this workspace and run as a process over its own fresh database),
+// a fake auth (jwttest's JWKS, plus a stand-in for the revocation route
+// employee calls on deactivation), and timekeeping itself in-process on
+// real listeners over a fresh migrated database, with a settable clock.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/database"
+	"github.com/ponto/ponto/pkg/database/dbtest"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
+	"github.com/ponto/ponto/pkg/svcclient"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+)
+
+// employeeBin is the employee service binary built by TestMain.
+var employeeBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "timekeeping-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	employeeBin = filepath.Join(dir, "employee")
+	if err := buildEmployee(employeeBin); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildEmployee compiles the employee service from the workspace (this
+// package sits two levels below its root).
+func buildEmployee(out string) error {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("go not in PATH: %w", err)
+	}
+	cmd := exec.Command(goBin, "build", "-o", out, "github.com/ponto/ponto/services/employee")
+	cmd.Dir = filepath.Join("..", "..")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the employee service: %v\n%s", err, b)
+	}
+	return nil
+}
+
+// zone is the companies' time zone in every test.
+var zone = mustZone("America/Sao_Paulo")
+
+func mustZone(name string) *time.Location {
+	z, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return z
+}
+
+// local is a São Paulo wall-clock time.
+func local(y int, m time.Month, d, hh, mm int) time.Time {
+	return time.Date(y, m, d, hh, mm, 0, 0, zone)
+}
+
+// fakeClock is the server clock under the tests' control: the real time
+// until set.
+type fakeClock struct {
+	mu  sync.Mutex
+	now *time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.now == nil {
+		return time.Now()
+	}
+	return *c.now
+}
+
+func (c *fakeClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = &t
+}
+
+// env is one test's world: employee and timekeeping over fresh databases.
+type env struct {
+	t     *testing.T
+	iss   *jwttest.Issuer
+	emp   *employeeProc
+	db    *pgxpool.Pool
+	dbURL string
+	clock *fakeClock
+	// public is timekeeping's public base URL.
+	public string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &fakeClock{}}
+	e.emp = startEmployee(t, e.iss)
+	migrations, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.db, e.dbURL = dbtest.NewWithURL(t, migrations)
+	e.public = e.startTimekeeping(e.db)
+	return e
+}
+
+// startTimekeeping serves timekeeping over db on fresh listeners and
+// returns its public base URL. Several may run over one database, as
+// replicas do.
+func (e *env) startTimekeeping(db *pgxpool.Pool) string {
+	t := e.t
+	t.Helper()
+	cfg := httpserver.Config{
+		ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second,
+		RequestTimeout: 20 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
+		BodyLimit: 1 << 20,
+	}
+	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	employees := employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second))
+	mountRoutes(srv, e.iss.NewVerifier(t), db, employees, clock.New(zone, e.clock.Now))
+	pub, internal := listen(t), listen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, pub, internal) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return "http://" + pub.Addr().String()
+}
+
+// replica opens a second pool on the test database and serves another
+// timekeeping over it.
+func (e *env) replica() string {
+	e.t.Helper()
+	pool, err := database.Open(context.Background(), database.Config{URL: e.dbURL, MaxConns: 10})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(pool.Close)
+	return e.startTimekeeping(pool)
+}
+
+func listen(t *testing.T) net.Listener {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// freeAddr finds a port for a child process to listen on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l := listen(t)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// employeeProc is a running employee service.
+type employeeProc struct {
+	public, internal string // base URLs
+	cmd              *exec.Cmd
+	exited           chan struct{} // closed when the process has ended
+	logs             *syncBuffer
+	revocations      *authStub
+	stopOnce         sync.Once
+}
+
+// startEmployee runs the employee binary on free ports over a fresh,
+// migrated database, verifying tokens of iss. It stops at cleanup.
+func startEmployee(t *testing.T, iss *jwttest.Issuer) *employeeProc {
+	t.Helper()
+	dbURL := dbtest.CreateDatabase(t)
+	revocations := newAuthStub(t)
+	env := append(os.Environ(),
+		"DB_URL="+dbURL,
+		"JWT_JWKS_URL="+iss.JWKSURL(), "JWT_ISSUER="+jwttest.IssuerID, "JWT_AUDIENCE="+jwttest.Audience,
+		"AUTH_INTERNAL_URL="+revocations.srv.URL,
+		"LOG_LEVEL=warn",
+	)
+	migrate := exec.Command(employeeBin, "migrate")
+	migrate.Env = env
+	if out, err := migrate.CombinedOutput(); err != nil {
+		t.Fatalf("employee migrate: %v\n%s", err, out)
+	}
+	// A port found free may be taken before the child binds it: try again
+	// on other ports.
+	var last string
+	for range 3 {
+		p := &employeeProc{logs: &syncBuffer{}, revocations: revocations, exited: make(chan struct{})}
+		pub, internal := freeAddr(t), freeAddr(t)
+		p.public, p.internal = "http://"+pub, "http://"+internal
+		p.cmd = exec.Command(employeeBin)
+		p.cmd.Env = append(env, "HTTP_PUBLIC_ADDR="+pub, "HTTP_INTERNAL_ADDR="+internal)
+		p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+		if err := p.cmd.Start(); err != nil {
+			t.Fatalf("employee start: %v", err)
+		}
+		go func() { _ = p.cmd.Wait(); close(p.exited) }()
+		t.Cleanup(func() {
+			p.stop()
+			if t.Failed() {
+				t.Logf("employee service log:\n%s", p.logs.String())
+			}
+		})
+		if p.waitReady() {
+			return p
+		}
+		last = p.logs.String()
+	}
+	t.Fatalf("employee service did not start:\n%s", last)
+	return nil
+}
+
+// waitReady polls /readyz until it answers 200; false when the process
+// ended or took too long.
+func (p *employeeProc) waitReady() bool {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-p.exited:
+			return false
+		default:
+		}
+		resp, err := http.Get(p.internal + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return true
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.stop()
+	return false
+}
+
+// stop ends the process (SIGTERM, then SIGKILL) and waits for it.
+func (p *employeeProc) stop() {
+	p.stopOnce.Do(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.exited:
+		case <-time.After(10 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+	})
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// authStub stands in for auth's POST /internal/tokens/revogar, which the
+// employee service calls when an employee is deactivated.
+type authStub struct {
+	srv   *httptest.Server
+	mu    sync.Mutex
+	calls []map[string]any
+}
+
+func newAuthStub(t *testing.T) *authStub {
+	a := &authStub{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /internal/tokens/revogar", func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, "bad body", http.StatusBadRequest)
+			return
+		}
+		a.mu.Lock()
+		a.calls = append(a.calls, body)
+		a.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	a.srv = httptest.NewServer(mux)
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func (a *authStub) Calls() []map[string]any {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]map[string]any(nil), a.calls...)
+}
+
+// ---------------------------------------------------------------------------
+// HTTP
+
+// response is an answer read whole.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) obj(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v: %s", err, r.body)
+	}
+	return m
+}
+
+func (r response) into(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %T: %v: %s", v, err, r.body)
+	}
+}
+
+func (r response) fields(t *testing.T) map[string]any {
+	t.Helper()
+	f, _ := r.obj(t)["fields"].(map[string]any)
+	return f
+}
+
+// call sends method to base+path with token (may be ""), body (nil, a
+// string sent raw, or a value sent as JSON) and extra headers (name,
+// value pairs).
+func call(t *testing.T, base, method, path, token string, body any, headers ...string) response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewBufferString(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, base+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// pub calls timekeeping's public API.
+func (e *env) pub(method, path, token string, body any, headers ...string) response {
+	e.t.Helper()
+	return call(e.t, e.public, method, path, token, body, headers...)
+}
+
+func want(t *testing.T, r response, status int) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+}
+
+func wantErr(t *testing.T, r response, status int, code string) {
+	t.Helper()
+	want(t, r, status)
+	if got := r.obj(t)["code"]; got != code {
+		t.Fatalf("code %v, want %s: %s", got, code, r.body)
+	}
+}
+
+// count returns how many rows table holds.
+func (e *env) count(table string) int {
+	e.t.Helper()
+	var n int
+	if err := e.db.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+		e.t.Fatal(err)
+	}
+	return n
+}
+
+// ---------------------------------------------------------------------------
+// Companies, schedules, departments and employees, made through the
+// employee service's public API.
+
+type company struct {
+	id    int64
+	token string
+}
+
+func (e *env) company(id int64) company { return company{id: id, token: e.iss.Empresa(e.t, id)} }
+
+// worker is an employee of the test with his token.
+type worker struct {
+	id, empresaID int64
+	cpf           string
+	token         string
+}
+
+// horario is one schedule entry.
+func horario(entrada string, saidaAlmoco, retornoAlmoco, saida int) map[string]any {
+	return map[string]any{"entrada": entrada, "saidaAlmoco": saidaAlmoco, "retornoAlmoco": retornoAlmoco, "saida": saida}
+}
+
+// standard is Monday to Friday 08:00-17:00 with lunch 12:00-13:00: 480
+// minutes a day.
+func standard() []map[string]any {
+	d := horario("08:00", 240, 300, 540)
+	return []map[string]any{d, d, d, d, d}
+}
+
+func (e *env) escala(c company, nome string, horarios []map[string]any) int64 {
+	e.t.Helper()
+	r := call(e.t, e.emp.public, "POST", "/escalatrabalhos", c.token, map[string]any{"empresaId": c.id, "nome": nome, "horarios": horarios})
+	want(e.t, r, 200)
+	return int64(r.obj(e.t)["id"].(float64))
+}
+
+func (e *env) departamento(c company, nome string) int64 {
+	e.t.Helper()
+	r := call(e.t, e.emp.public, "POST", "/departamentos", c.token, map[string]any{"nome": nome, "segmentos": []string{}})
+	want(e.t, r, 200)
+	return int64(r.obj(e.t)["id"].(float64))
+}
+
+var seq struct {
+	sync.Mutex
+	n int
+}
+
+func next() int {
+	seq.Lock()
+	defer seq.Unlock()
+	seq.n++
+	return seq.n
+}
+
+// cpf returns a valid, masked CPF built from n.
+func cpf(n int) string {
+	d := fmt.Sprintf("%09d", 100000000+n)
+	for _, first := range []int{10, 11} {
+		sum := 0
+		for i := 0; i < first-1; i++ {
+			sum += int(d[i]-'0') * (first - i)
+		}
+		r := sum * 10 % 11
+		if r == 10 {
+			r = 0
+		}
+		d += strconv.Itoa(r)
+	}
+	return d[0:3] + "." + d[3:6] + "." + d[6:9] + "-" + d[9:11]
+}
+
+// funcionario creates an employee of c on schedule escalaID with the
+// extra fields (e.g. nome, departamentoId) and returns him with a token.
+func (e *env) funcionario(c company, escalaID int64, extra map[string]any) worker {
+	e.t.Helper()
+	n := next()
+	body := map[string]any{
+		"cargo": "Analista", "cpf": cpf(n), "dataNascimento": "15/08/1990",
+		"email": fmt.Sprintf("pessoa%d@empresa.com.br", n), "empresaId": c.id, "escalaTrabalhoId": escalaID,
+		"nome": fmt.Sprintf("Pessoa %d da Silva", n), "password": "senhaForte123", "telefone": "11987654321",
+	}
+	for k, v := range extra {
+		body[k] = v
+	}
+	r := call(e.t, e.emp.public, "POST", "/funcionarios", c.token, body)
+	want(e.t, r, 200)
+	id := int64(r.obj(e.t)["id"].(float64))
+	return worker{id: id, empresaID: c.id, cpf: body["cpf"].(string), token: e.iss.Funcionario(e.t, c.id, id)}
+}
+
+// punch clocks w in at instant at (the server clock is set to it).
+func (e *env) punch(w worker, at time.Time) map[string]any {
+	e.t.Helper()
+	e.clock.set(at)
+	r := e.pub("POST", "/registropontos", w.token, map[string]any{"endereco": "-23.5505, -46.6333", "funcionarioId": w.id})
+	want(e.t, r, 200)
+	return r.obj(e.t)
+}
+
+func id(m map[string]any) int64 { return int64(m["id"].(float64)) }
+
+func path(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,86 @@
+// Package falta keeps the absences a company marks
+// (POST /registropontos/{funcionarioId}/marcar-falta/{data}): one record
+// per employee and date, tipo falta, never on a day with punches. They are
+// not REP punches: no NSR, no hash, no place in the chain.
+package falta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/services/timekeeping/internal/registro"
+)
+
+var errDiaComMarcacoes = apierr.Conflict("dia_com_marcacoes", "o funcionário tem marcações de ponto nesta data")
+
+// Store holds the SQL of absences.
+type Store struct{ db *pgxpool.Pool }
+
+// NewStore returns a Store on db.
+func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
+
+// Falta is an absence to mark.
+type Falta struct {
+	EmpresaID     int64
+	FuncionarioID int64
+	Data          time.Time // civil date
+	InicioDia     time.Time // the company-local midnight starting Data
+}
+
+// Marcar records f unless the employee already has an absence on that
+// date, and returns the absence either way. It takes the company's chain
+// lock, as every clock-in does, so that no punch of that day can be
+// committed between the check for punches and the insert.
+func (s *Store) Marcar(ctx context.Context, f Falta, now time.Time) (registro.Row, error) {
+	var id int64
+	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1) ON CONFLICT (empresa_id) DO NOTHING`,
+			f.EmpresaID); err != nil {
+			return fmt.Errorf("falta: chain head: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM cadeias WHERE empresa_id = $1 FOR UPDATE`, f.EmpresaID); err != nil {
+			return fmt.Errorf("falta: lock: %w", err)
+		}
+		err := tx.QueryRow(ctx, `SELECT id FROM faltas WHERE funcionario_id = $1 AND data = $2`,
+			f.FuncionarioID, f.Data).Scan(&id)
+		if err == nil {
+			return nil // idempotent: the same absence again
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("falta: find: %w", err)
+		}
+		var punches bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM registros_ponto WHERE funcionario_id = $1 AND jornada = $2)`,
+			f.FuncionarioID, f.Data).Scan(&punches); err != nil {
+			return fmt.Errorf("falta: punches: %w", err)
+		}
+		if punches {
+			return errDiaComMarcacoes
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO faltas (empresa_id, funcionario_id, data, inicio_dia, registrado_em)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+			f.EmpresaID, f.FuncionarioID, f.Data, f.InicioDia, now).Scan(&id); err != nil {
+			return fmt.Errorf("falta: insert: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return registro.Row{}, err
+	}
+	return s.get(ctx, id)
+}
+
+func (s *Store) get(ctx context.Context, id int64) (registro.Row, error) {
+	rows, _ := s.db.Query(ctx, `SELECT * FROM (`+registro.Rows+`) r WHERE r.id = $1`, id)
+	r, err := pgx.CollectExactlyOneRow(rows, registro.ScanRow)
+	if err != nil {
+		return registro.Row{}, fmt.Errorf("falta: get: %w", err)
+	}
+	return r, nil
+}

@@ -1,0 +1,132 @@
+package registro
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// maxOwnDays bounds the period of GET /registropontos/me.
+const maxOwnDays = 366
+
+var errInativo = apierr.New(http.StatusForbidden, "funcionario_inativo", "funcionário inativo não pode registrar ponto")
+
+// Handlers serve the clock-in and the employee's own records.
+type Handlers struct {
+	store     *Store
+	employees *employee.Client
+	clock     *clock.Clock
+}
+
+// NewHandlers returns the handlers.
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk}
+}
+
+// Public mounts the employee routes on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	funcionario := jwtauth.RequireRole(jwtauth.RoleFuncionario)
+	r.Post("/registropontos", funcionario, h.clockIn)
+	r.Get("/registropontos/me", funcionario, h.own)
+}
+
+// clockIn is POST /registropontos {"endereco", "funcionarioId"}: 200 with
+// the new punch and the employee record nested. Order of checks: 400
+// (body, key), 403 (another employee's funcionarioId), then the employee
+// service (404 unknown, 403 inactive, 503 down) before anything is written.
+func (h *Handlers) clockIn(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	var in clockInInput
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	loc, err := in.check()
+	if err != nil {
+		return err
+	}
+	key, err := IdempotencyKey(c.Get("Idempotency-Key"))
+	if err != nil {
+		return err
+	}
+	if err := request.SameFuncionario(caller, in.FuncionarioID); err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, caller.FuncionarioID)
+	if err != nil {
+		return err
+	}
+	if !f.Ativo {
+		return errInativo
+	}
+	r, replayed, err := h.store.ClockIn(ctx, Punch{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
+		CPF: f.CPF, Localizacao: loc, IdempotencyKey: key})
+	if err != nil {
+		return err
+	}
+	earlier, err := h.store.Earlier(ctx, r, maxEarlier)
+	if err != nil {
+		return err
+	}
+	out := Render(r)
+	if out.Funcionario, err = nest(f, earlier); err != nil {
+		return apierr.Internal(err)
+	}
+	if replayed {
+		c.Set("Idempotent-Replayed", "true")
+	}
+	return c.JSON(out)
+}
+
+// nest is the employee record of the clock-in answer: the employee
+// service's record with registrosPonto filled with the earlier punches of
+// the workday, and codeVerify hidden as on every public answer (the
+// internal view carries the login code's hash).
+func nest(f employee.Funcionario, earlier []Row) (map[string]json.RawMessage, error) {
+	regs, err := json.Marshal(RenderAll(earlier))
+	if err != nil {
+		return nil, fmt.Errorf("registro: render earlier: %w", err)
+	}
+	out := make(map[string]json.RawMessage, len(f.Raw))
+	for k, v := range f.Raw {
+		out[k] = v
+	}
+	out["registrosPonto"] = regs
+	out["codeVerify"] = json.RawMessage("null")
+	return out, nil
+}
+
+// own is GET /registropontos/me?inicio=&fim=&pagina=&tamanho=: the
+// caller's punches and absences of the period (default: this month).
+func (h *Handlers) own(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	inicio, fim, err := request.Period(c, h.clock.Today(), maxOwnDays)
+	if err != nil {
+		return err
+	}
+	p, err := page.FromQuery(c)
+	if err != nil {
+		return err
+	}
+	rows, total, err := h.store.Own(c.UserContext(), caller.FuncionarioID, inicio, fim, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page.NewResult(RenderAll(rows), p, total))
+}

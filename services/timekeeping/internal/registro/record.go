@@ -1,0 +1,122 @@
+// Package registro keeps time records: the clock-in (POST /registropontos)
+// with its NSR and hash chain, an employee's own records
+// (GET /registropontos/me), and the one renderer every route uses to show
+// a time record.
+package registro
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+)
+
+// Status values of a time record. The first and third are the contract's;
+// the others complete its state machine (see README.md).
+const (
+	StatusAutomatico = "aprovado automaticamente"
+	StatusSolicitado = "ajuste solicitado"
+	StatusAprovado   = "ajuste aprovado pela empresa"
+	StatusReprovado  = "ajuste reprovado pela empresa"
+	StatusFalta      = "falta registrada pela empresa"
+)
+
+// Tipo values: the four punches of a workday, then again entrada for a
+// split shift; falta is an absence marked by the company.
+const (
+	TipoEntrada = "entrada"
+	TipoAlmoco  = "almoço"
+	TipoRetorno = "retorno almoço"
+	TipoSaida   = "saída"
+	TipoFalta   = "falta"
+)
+
+// Row is a time record as stored: a punch with its adjustment, if any, or
+// an absence (Tipo falta; no location, NSR or hash).
+type Row struct {
+	ID              int64
+	EmpresaID       int64
+	FuncionarioID   int64
+	Jornada         time.Time
+	HorarioRegistro time.Time
+	Tipo            string
+	Localizacao     *string
+	NSR             *int64
+	Hash            *string
+	AjusteStatus    *string
+	DataSolicitar   *time.Time
+	Motivo          *string
+}
+
+// Record is the contract's time record, followed by additions: the
+// workday, the employee, and the punch's NSR and hash (null for an
+// absence). Funcionario is set only in the clock-in answer.
+type Record struct {
+	ID              int64   `json:"id"`
+	HorarioRegistro string  `json:"horarioRegistro"`
+	Localizacao     *string `json:"localizacao"`
+	Status          string  `json:"status"`
+	Tipo            string  `json:"tipo"`
+	DataSolicitar   *string `json:"dataSolicitar"`
+	HouveReajuste   *bool   `json:"houveReajuste"`
+	MotivoAjuste    *string `json:"motivoAjuste"`
+
+	Data          string  `json:"data"`
+	FuncionarioID int64   `json:"funcionarioId"`
+	NSR           *int64  `json:"nsr"`
+	Hash          *string `json:"hash"`
+
+	Funcionario map[string]json.RawMessage `json:"funcionario,omitempty"`
+}
+
+// Render is the one place a time record becomes JSON. The status rules:
+//
+//	no adjustment            aprovado automaticamente, dataSolicitar/houveReajuste/motivoAjuste null
+//	ajuste solicitado        dataSolicitar and motivoAjuste set, houveReajuste null
+//	ajuste aprovado...       the same, houveReajuste true
+//	ajuste reprovado...      the same, houveReajuste false
+//	absence                  falta registrada pela empresa, all three null
+//
+// horarioRegistro is always the original punch time.
+func Render(r Row) Record {
+	out := Record{
+		ID:              r.ID,
+		HorarioRegistro: clock.FormatISO(r.HorarioRegistro),
+		Localizacao:     r.Localizacao,
+		Status:          StatusAutomatico,
+		Tipo:            r.Tipo,
+		Data:            r.Jornada.Format(clock.DateFormat),
+		FuncionarioID:   r.FuncionarioID,
+		NSR:             r.NSR,
+		Hash:            r.Hash,
+	}
+	if r.Tipo == TipoFalta {
+		out.Status = StatusFalta
+		return out
+	}
+	if r.AjusteStatus == nil {
+		return out
+	}
+	out.Status = *r.AjusteStatus
+	if r.DataSolicitar != nil {
+		s := clock.FormatISO(*r.DataSolicitar)
+		out.DataSolicitar = &s
+	}
+	out.MotivoAjuste = r.Motivo
+	switch out.Status {
+	case StatusAprovado:
+		out.HouveReajuste = new(true)
+	case StatusReprovado:
+		out.HouveReajuste = new(false)
+	}
+	return out
+}
+
+// RenderAll renders a list; an empty list is [] rather than null.
+func RenderAll(rows []Row) []Record {
+	out := make([]Record, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, Render(r))
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package registro
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/validate"
+)
+
+// Limits of the clock-in input.
+const (
+	enderecoMax       = 64
+	idempotencyKeyMax = 255
+	// maxEarlier bounds funcionario.registrosPonto in the clock-in answer.
+	maxEarlier = 20
+)
+
+// sequence is the workday's punch order; after saída it starts over with
+// entrada (a split shift).
+var sequence = [...]string{TipoEntrada, TipoAlmoco, TipoRetorno, TipoSaida}
+
+// NextTipo is the tipo of a punch preceded by done punches on the same
+// workday.
+func NextTipo(done int) string { return sequence[done%len(sequence)] }
+
+// clockInInput is the body of POST /registropontos.
+type clockInInput struct {
+	Endereco      *string `json:"endereco"`
+	FuncionarioID int64   `json:"funcionarioId"`
+}
+
+// coordinate is a plain decimal number: no exponent, sign only in front,
+// at most three integer and ten fractional digits.
+const coordinate = `(-?\d{1,3}(?:\.\d{1,10})?)`
+
+var latLng = regexp.MustCompile(`^` + coordinate + `\s*,\s*` + coordinate + `$`)
+
+// Localizacao validates a device position "lat, lng" (two decimal numbers
+// joined by a comma, latitude in [-90, 90], longitude in [-180, 180]) and
+// returns it normalised as the contract writes it: "lat, lng" with one
+// space, no superfluous zeros and no negative zero.
+func Localizacao(endereco string) (string, bool) {
+	m := latLng.FindStringSubmatch(strings.TrimSpace(endereco))
+	if m == nil {
+		return "", false
+	}
+	lat, err1 := strconv.ParseFloat(m[1], 64)
+	lng, err2 := strconv.ParseFloat(m[2], 64)
+	if err1 != nil || err2 != nil || lat < -90 || lat > 90 || lng < -180 || lng > 180 {
+		return "", false
+	}
+	return number(lat) + ", " + number(lng), true
+}
+
+func number(f float64) string {
+	if f == 0 {
+		f = 0 // turns -0 into 0
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// check validates the body and returns the normalised location.
+func (in clockInInput) check() (string, error) {
+	v := validate.Errors{}
+	v.Check(in.FuncionarioID > 0, "funcionarioId", "campo obrigatório (inteiro positivo)")
+	var loc string
+	if in.Endereco == nil || strings.TrimSpace(*in.Endereco) == "" {
+		v.Check(false, "endereco", "campo obrigatório")
+	} else {
+		var ok bool
+		loc, ok = Localizacao(*in.Endereco)
+		v.Check(len(*in.Endereco) <= enderecoMax && ok, "endereco",
+			`use "latitude, longitude" em graus decimais, ex.: "-23.55052, -46.633309"`)
+	}
+	return loc, v.Err()
+}
+
+// IdempotencyKey reads the optional Idempotency-Key header: 1 to 255
+// visible ASCII characters.
+func IdempotencyKey(h string) (*string, error) {
+	if h == "" {
+		return nil, nil
+	}
+	ok := len(h) <= idempotencyKeyMax
+	for i := 0; ok && i < len(h); i++ {
+		ok = h[i] > ' ' && h[i] < 0x7f
+	}
+	if !ok {
+		return nil, apierr.Invalid(map[string]string{"Idempotency-Key": "de 1 a 255 caracteres ASCII visíveis"})
+	}
+	return &h, nil
+}

@@ -1,0 +1,120 @@
+package relatorio
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+)
+
+// csvHeader names the columns. Minutes are integers; falta is sim/não on a
+// day and the number of absences on a total row.
+var csvHeader = []string{"funcionarioId", "nome", "cpf", "data", "marcacoes", "minutosTrabalhados",
+	"minutosPrevistos", "minutosExtras", "minutosAtraso", "saldoMinutos", "falta", "ajustesPendentes", "incompleto"}
+
+// utf8BOM makes spreadsheet programs read the accents right.
+const utf8BOM = "\uFEFF"
+
+// writeCSV answers r as text/csv for Brazilian spreadsheets: UTF-8 with a
+// BOM, ";" between fields, CRLF line ends, one row per employee and day,
+// then a TOTAL row per employee and a final row for the department.
+func writeCSV(c *fiber.Ctx, r Relatorio) error {
+	var buf bytes.Buffer
+	buf.WriteString(utf8BOM)
+	w := csv.NewWriter(&buf)
+	w.Comma = ';'
+	w.UseCRLF = true
+	_ = w.Write(csvHeader)
+	for _, it := range r.Itens {
+		f := it.Funcionario
+		id := strconv.FormatInt(f.ID, 10)
+		for _, d := range it.Dias {
+			_ = w.Write([]string{id, cell(f.Nome), cell(f.CPF), d.Data, punches(d.Marcacoes),
+				itoa(d.MinutosTrabalhados), itoa(d.MinutosPrevistos), itoa(d.MinutosExtras), itoa(d.MinutosAtraso),
+				itoa(d.SaldoMinutos), yesNo(d.Falta), itoa(d.AjustesPendentes), yesNo(d.Incompleto)})
+		}
+		_ = w.Write(totalRow(id, cell(f.Nome), cell(f.CPF), "TOTAL", it.Totais))
+	}
+	_ = w.Write(totalRow("", "TOTAL DO DEPARTAMENTO "+cell(r.Departamento.Nome), "", r.Inicio+" a "+r.Fim, r.Totais))
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return apierr.Internal(err)
+	}
+	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="relatorio-`+fileName(r.Departamento.Nome)+
+		"-"+r.Inicio+"-"+r.Fim+`.csv"`)
+	return c.Send(buf.Bytes())
+}
+
+func totalRow(id, nome, cpf, data string, t Totais) []string {
+	return []string{id, nome, cpf, data, "", itoa(t.MinutosTrabalhados), itoa(t.MinutosPrevistos),
+		itoa(t.MinutosExtras), itoa(t.MinutosAtraso), itoa(t.SaldoMinutos), itoa(t.Faltas), itoa(t.AjustesPendentes), ""}
+}
+
+// punches writes a day's punches as "08:02 entrada | 12:00 almoço", local
+// effective times, marking adjusted and pending ones.
+func punches(raw json.RawMessage) string {
+	var ps []struct {
+		Tipo      string `json:"tipo"`
+		HoraLocal string `json:"horaLocal"`
+		Status    string `json:"status"`
+	}
+	if json.Unmarshal(raw, &ps) != nil {
+		return ""
+	}
+	parts := make([]string, 0, len(ps))
+	for _, p := range ps {
+		s := p.HoraLocal + " " + p.Tipo
+		switch p.Status {
+		case "ajuste aprovado pela empresa":
+			s += " (ajustada)"
+		case "ajuste solicitado":
+			s += " (ajuste pendente)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " | ")
+}
+
+// cell keeps a text from being read as a formula by a spreadsheet.
+func cell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// unaccent spells the accented letters of Portuguese without accents.
+var unaccent = strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "é", "e", "ê", "e",
+	"í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u", "ü", "u", "ç", "c")
+
+// fileName keeps ASCII letters, digits and dashes of a department name.
+func fileName(s string) string {
+	var b strings.Builder
+	for _, r := range unaccent.Replace(strings.ToLower(s)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == ' ' || r == '-' || r == '_':
+			b.WriteByte('-')
+		}
+	}
+	if b.Len() == 0 {
+		return "departamento"
+	}
+	return b.String()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func yesNo(b bool) string {
+	if b {
+		return "sim"
+	}
+	return "não"
+}

@@ -1,0 +1,173 @@
+package relatorio
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// scheduleFetches bounds the concurrent schedule calls to the employee
+// service (one per distinct schedule of the department).
+const scheduleFetches = 4
+
+var errBadSchedule = errors.New("schedule with an invalid entry")
+
+// Handlers serve the department report.
+type Handlers struct {
+	store     *Store
+	employees *employee.Client
+	clock     *clock.Clock
+}
+
+// NewHandlers returns the handlers.
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk}
+}
+
+// Public mounts the company route on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	r.Get("/registropontos/departamento/:departamento", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.report)
+}
+
+// Funcionario is the employee as the report names him.
+type Funcionario struct {
+	ID       int64  `json:"id"`
+	Nome     string `json:"nome"`
+	Cargo    string `json:"cargo"`
+	CPF      string `json:"cpfcnpj"`
+	Ativo    bool   `json:"ativo"`
+	Segmento *int   `json:"segmento"`
+}
+
+// Item is one employee of the report.
+type Item struct {
+	Funcionario Funcionario `json:"funcionario"`
+	Dias        []Dia       `json:"dias"`
+	Totais      Totais      `json:"totais"`
+}
+
+// Departamento names the department of the report.
+type Departamento struct {
+	ID   int64  `json:"id"`
+	Nome string `json:"nome"`
+}
+
+// Relatorio is the JSON answer: the page envelope of pkg/page plus the
+// period, the department and its totals (over all its employees).
+type Relatorio struct {
+	Departamento Departamento `json:"departamento"`
+	Inicio       string       `json:"inicio"`
+	Fim          string       `json:"fim"`
+	FusoHorario  string       `json:"fusoHorario"`
+	Totais       Totais       `json:"totais"`
+	page.Result[Item]
+}
+
+// report is GET /registropontos/departamento/{departamento}?inicio=&fim=
+// &formato=json|csv&pagina=&tamanho=.
+func (h *Handlers) report(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	q, err := readQuery(c, h.clock.Today())
+	if err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	dep, funcs, err := h.employees.Departamento(ctx, caller.EmpresaID, q.departamento)
+	if err != nil {
+		return err
+	}
+	listed := q.pageOf(funcs)
+	if q.csv && len(listed)*q.days() > maxCSVRows {
+		return apierr.Invalid(map[string]string{"fim": "relatório grande demais para um CSV (" +
+			strconv.Itoa(maxCSVRows) + " linhas): encurte o período ou use pagina e tamanho"})
+	}
+	escalas, err := h.schedules(ctx, funcs)
+	if err != nil {
+		return err
+	}
+	zone := h.clock.Zone().String()
+	days, totals, err := h.store.Report(ctx, params(caller.EmpresaID, q, zone, listed, escalas),
+		params(caller.EmpresaID, q, zone, funcs, escalas))
+	if err != nil {
+		return err
+	}
+	out := Relatorio{
+		Departamento: Departamento{ID: dep.ID, Nome: dep.Nome},
+		Inicio:       q.inicio.Format(time.DateOnly),
+		Fim:          q.fim.Format(time.DateOnly),
+		FusoHorario:  zone,
+		Totais:       totals,
+		Result:       page.NewResult(items(listed, days), q.page, len(funcs)),
+	}
+	if q.csv {
+		return writeCSV(c, out)
+	}
+	return c.JSON(out)
+}
+
+// items groups the day rows (ordered as listed) under their employees.
+func items(listed []employee.Funcionario, days []Dia) []Item {
+	out := make([]Item, 0, len(listed))
+	i := 0
+	for _, f := range listed {
+		it := Item{Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, Cargo: f.Cargo, CPF: f.CPF, Ativo: f.Ativo,
+			Segmento: f.Segmento}, Dias: []Dia{}}
+		for ; i < len(days) && days[i].FuncionarioID == f.ID; i++ {
+			it.Dias = append(it.Dias, days[i])
+			it.Totais = days[i].Totais
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// schedules fetches each distinct work schedule of funcs once, through
+// any of its employees, a few at a time.
+func (h *Handlers) schedules(ctx context.Context, funcs []employee.Funcionario) (map[int64][]schedule, error) {
+	via := map[int64]int64{} // schedule id -> an employee on it
+	for _, f := range funcs {
+		if _, ok := via[f.EscalaTrabalhoID]; !ok {
+			via[f.EscalaTrabalhoID] = f.ID
+		}
+	}
+	out := make(map[int64][]schedule, len(via))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(scheduleFetches)
+	for escalaID, funcionarioID := range via {
+		g.Go(func() error {
+			e, err := h.employees.Escala(gctx, funcionarioID)
+			if err != nil {
+				return err
+			}
+			s, err := schedulesOf(e)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			out[escalaID] = s
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,40 @@
+package relatorio
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+)
+
+func TestSchedulesOf(t *testing.T) {
+	got, err := schedulesOf(employee.Escala{Horarios: []employee.Horario{
+		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
+		{Entrada: "22:00", SaidaAlmoco: 180, RetornoAlmoco: 195, Saida: 480}, // crosses midnight
+	}})
+	if err != nil || len(got) != 2 || got[0] != (schedule{0, 480, 480}) || got[1] != (schedule{1, 1320, 465}) {
+		t.Fatalf("schedulesOf = %+v, %v", got, err)
+	}
+	if _, err := schedulesOf(employee.Escala{Horarios: []employee.Horario{{Entrada: "8h"}}}); err == nil {
+		t.Fatal("a malformed entrada was accepted")
+	}
+}
+
+func TestCSVCells(t *testing.T) {
+	for in, want := range map[string]string{"=HYPERLINK(1)": "'=HYPERLINK(1)", "+55": "'+55", "-1": "'-1", "@a": "'@a", "Ana": "Ana", "": ""} {
+		if got := cell(in); got != want {
+			t.Errorf("cell(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"Operações Norte": "operacoes-norte", "RH/Folha": "rhfolha", "???": "departamento"} {
+		if got := fileName(in); got != want {
+			t.Errorf("fileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	raw := json.RawMessage(`[{"tipo":"entrada","horaLocal":"07:55","status":"ajuste solicitado"},
+		{"tipo":"saída","horaLocal":"17:00","status":"ajuste aprovado pela empresa"},
+		{"tipo":"almoço","horaLocal":"12:00","status":"ajuste reprovado pela empresa"}]`)
+	if got := punches(raw); got != "07:55 entrada (ajuste pendente) | 17:00 saída (ajustada) | 12:00 almoço" {
+		t.Errorf("punches = %q", got)
+	}
+}

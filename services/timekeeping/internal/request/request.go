@@ -1,0 +1,104 @@
+// Package request reads what a request to the timekeeping service carries:
+// the verified caller, numeric path values, dates, periods and small JSON
+// bodies.
+package request
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/validate"
+)
+
+// MaxBody bounds the JSON bodies of this service, which are all a few
+// short fields (the server-wide limit is much larger).
+const MaxBody = 4 << 10
+
+// Caller returns the claims the verifier stored. Public routes are all
+// mounted behind it, so missing claims are a wiring bug: answer 401 rather
+// than run unauthenticated.
+func Caller(c *fiber.Ctx) (*jwtauth.Claims, error) {
+	claims, ok := jwtauth.FromContext(c)
+	if !ok {
+		return nil, apierr.Unauthorized("token ausente")
+	}
+	return claims, nil
+}
+
+// ID reads the path value name as a positive integer; anything else is a
+// 400 naming it.
+func ID(c *fiber.Ctx, name string) (int64, error) {
+	n, err := strconv.ParseInt(c.Params(name), 10, 64)
+	if err != nil || n < 1 {
+		return 0, apierr.Invalid(map[string]string{name: "deve ser um inteiro positivo"})
+	}
+	return n, nil
+}
+
+// DecodeJSON bounds the body to MaxBody and decodes it strictly.
+func DecodeJSON(c *fiber.Ctx, dst any) error {
+	if len(c.Body()) > MaxBody {
+		return apierr.TooLarge("corpo da requisição grande demais (máximo 4 KiB)")
+	}
+	return httpserver.DecodeJSON(c, dst)
+}
+
+// SameFuncionario refuses a body whose funcionarioId is not the calling
+// employee. It is a 403: nothing of the other employee is looked up or
+// revealed, the caller simply may not act for him.
+func SameFuncionario(caller *jwtauth.Claims, funcionarioID int64) error {
+	if funcionarioID < 1 {
+		return apierr.Invalid(map[string]string{"funcionarioId": "campo obrigatório (inteiro positivo)"})
+	}
+	if !caller.IsFuncionarioSelf(funcionarioID) {
+		return apierr.New(http.StatusForbidden, "funcionario_divergente", "funcionarioId não corresponde ao funcionário do token")
+	}
+	return nil
+}
+
+// Earliest is the first date any route accepts: nothing older can be a
+// punch of this system, and it keeps date arithmetic sane.
+var Earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Date parses a YYYY-MM-DD civil date named field; out of calendar or
+// before Earliest is a 400.
+func Date(s, field string) (time.Time, error) {
+	d, ok := validate.DateISO(s)
+	if !ok || d.Before(Earliest) {
+		return time.Time{}, apierr.Invalid(map[string]string{field: "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)"})
+	}
+	return d, nil
+}
+
+// Period reads the inicio and fim query dates (YYYY-MM-DD, both included).
+// Missing, they default to the month of today; inicio must not pass fim and
+// the period spans at most maxDays.
+func Period(c *fiber.Ctx, today time.Time, maxDays int) (inicio, fim time.Time, err error) {
+	inicio = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+	fim = inicio.AddDate(0, 1, -1)
+	v := validate.Errors{}
+	if s := c.Query("inicio"); s != "" {
+		d, ok := validate.DateISO(s)
+		v.Check(ok && !d.Before(Earliest), "inicio", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
+		inicio = d
+	}
+	if s := c.Query("fim"); s != "" {
+		d, ok := validate.DateISO(s)
+		v.Check(ok && !d.Before(Earliest), "fim", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
+		fim = d
+	}
+	if len(v) == 0 {
+		v.Check(!fim.Before(inicio), "fim", "deve ser igual ou posterior a inicio")
+		v.Check(Days(inicio, fim) <= maxDays, "fim", "o período tem no máximo "+strconv.Itoa(maxDays)+" dias")
+	}
+	return inicio, fim, v.Err()
+}
+
+// Days counts the dates from inicio to fim, both included.
+func Days(inicio, fim time.Time) int { return int(fim.Sub(inicio).Hours()/24) + 1 }
