@@ -25,7 +25,7 @@ run: services dev-tools ## Start the whole stack on 127.0.0.1 (gateway :8080); C
 	$(STACK)
 
 .PHONY: test
-test: services dev-tools fmt-check vet ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock.
+test: services dev-tools fmt-check vet k8s-check ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock.
 	$(STACK) deps -- go test -race -count=1 $(PACKAGES)
 
 .PHONY: fmt-check
@@ -50,6 +50,26 @@ dev-tools: $(BIN)/minio $(BIN)/stripe-mock ## Build MinIO and stripe-mock into b
 
 .PHONY: k8s-tools
 k8s-tools: $(BIN)/helm $(BIN)/kubeconform ## Build helm and kubeconform into bin/ (once).
+
+# Kubernetes delivery checks. Schemas: the shared copy beside the repository
+# (../shared/schemas) when present, else kubeconform's default location.
+K8S_VERSION := 1.33.6
+CHART := charts/ponto
+K8S_SCHEMA_DIR := ../shared/schemas/kubernetes
+K8S_SCHEMA_LOCATION := $(if $(wildcard $(K8S_SCHEMA_DIR)/v$(K8S_VERSION)-standalone-strict),$(K8S_SCHEMA_DIR)/{{.NormalizedKubernetesVersion}}-standalone{{.StrictSuffix}}/{{.ResourceKind}}{{.KindSuffix}}.json,default)
+
+.PHONY: k8s-check
+k8s-check: k8s-tools ## helm lint --strict, helm template | kubeconform -strict (default, dev, production values), go test ./tools/k8scheck.
+	@set -euo pipefail; \
+	for values in "" $(CHART)/values-dev.yaml $(CHART)/values-production.yaml; do \
+		flags=$${values:+-f $$values}; \
+		echo "== $(CHART) with $${values:-default values}"; \
+		$(BIN)/helm lint --strict --kube-version $(K8S_VERSION) $(CHART) $$flags; \
+		$(BIN)/helm template ponto $(CHART) --namespace ponto --kube-version $(K8S_VERSION) $$flags \
+			| $(BIN)/kubeconform -strict -summary -kubernetes-version $(K8S_VERSION) \
+				-schema-location '$(K8S_SCHEMA_LOCATION)'; \
+	done
+	go test -count=1 ./tools/k8scheck/...
 
 # Each tool is installed under a versioned name, and the plain name links
 # to it, so changing a pinned version rebuilds it.
