@@ -56,9 +56,10 @@ func TestMarcarFalta(t *testing.T) {
 		t.Fatalf("%d absences stored after refusals, want 1", n)
 	}
 
-	// Absences take no NSR: the next punch continues the chain.
-	if p := e.punch(w, local(2024, 3, 8, 10, 0)); p["nsr"] != float64(2) {
-		t.Fatalf("punch after an absence: nsr %v, want 2", p["nsr"])
+	// Absences take no NSR: the next punch continues the chain (NSR 1 is
+	// the employee's inclusion in the REP, 2 his first punch).
+	if p := e.punch(w, local(2024, 3, 8, 10, 0)); p["nsr"] != float64(3) {
+		t.Fatalf("punch after an absence: nsr %v, want 3", p["nsr"])
 	}
 
 	// The employee service down: 503, nothing written.

@@ -33,8 +33,10 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/svcclient"
+	"github.com/ponto/ponto/services/timekeeping/internal/afd"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 )
 
 // employeeBin is the employee service binary built by TestMain.
@@ -118,13 +120,15 @@ type env struct {
 	db    *pgxpool.Pool
 	dbURL string
 	clock *fakeClock
+	// billing stands in for company-billing's internal company view.
+	billing *billingStub
 	// public is timekeeping's public base URL.
 	public string
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &fakeClock{}}
+	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &fakeClock{}, billing: newBillingStub(t)}
 	e.emp = startEmployee(t, e.iss)
 	migrations, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
@@ -147,8 +151,13 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 		BodyLimit: 1 << 20,
 	}
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	employees := employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second))
-	mountRoutes(srv, e.iss.NewVerifier(t), db, employees, clock.New(zone, e.clock.Now))
+	mountRoutes(srv, e.iss.NewVerifier(t), dependencies{
+		db:        db,
+		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second)),
+		companies: empresa.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
+		clock:     clock.New(zone, e.clock.Now),
+		rep:       testREP,
+	})
 	pub, internal := listen(t), listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -331,6 +340,70 @@ func (a *authStub) Calls() []map[string]any {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]map[string]any(nil), a.calls...)
+}
+
+// testREP identifies the REP-P in every test (REP_INPI, REP_DESENVOLVEDOR).
+var testREP = afd.REP{INPI: "12345678901234567", Desenvolvedor: "11.222.333/0001-81"}
+
+// billingStub stands in for company-billing's GET /internal/empresas/{id}
+// (docs/internal-api.md): every company id answers a company view named
+// after it, except those marked missing; calls are recorded.
+type billingStub struct {
+	srv     *httptest.Server
+	mu      sync.Mutex
+	calls   []string
+	missing map[string]bool
+}
+
+func newBillingStub(t *testing.T) *billingStub {
+	b := &billingStub{missing: map[string]bool{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /internal/empresas/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		b.mu.Lock()
+		b.calls = append(b.calls, id)
+		missing := b.missing[id]
+		b.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if missing {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"message":"empresa não encontrada","code":"nao_encontrado"}`))
+			return
+		}
+		n, _ := strconv.Atoi(id)
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": n, "email": "rh@empresa" + id + ".com.br",
+			"nome": "Padaria Pão Quente " + id, "razaoSocial": "Panificação São João " + id + " Ltda",
+			"cnpj": companyCNPJ(n), "role": "empresa_plan_basic", "nomeDoPlano": "basic",
+			"assinaturaStatus": "active", "bloqueada": false})
+	})
+	b.srv = httptest.NewServer(mux)
+	t.Cleanup(b.srv.Close)
+	return b
+}
+
+func (b *billingStub) Calls() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.calls...)
+}
+
+// companyCNPJ is a valid, masked CNPJ built from n.
+func companyCNPJ(n int) string {
+	d := fmt.Sprintf("%08d0001", 11222000+n)
+	for _, w := range [][]int{{5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}, {6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}} {
+		sum := 0
+		for i, x := range w {
+			sum += int(d[i]-'0') * x
+		}
+		r := sum % 11
+		if r < 2 {
+			r = 0
+		} else {
+			r = 11 - r
+		}
+		d += strconv.Itoa(r)
+	}
+	return d[0:2] + "." + d[2:5] + "." + d[5:8] + "/" + d[8:12] + "-" + d[12:14]
 }
 
 // ---------------------------------------------------------------------------

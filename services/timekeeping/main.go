@@ -13,14 +13,18 @@ import (
 
 	"github.com/ardanlabs/conf/v3"
 
+	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/telemetry"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/internal/afd"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 )
 
 const name = "timekeeping"
@@ -43,6 +47,16 @@ type Config struct {
 	// EmployeeInternalURL is the employee service's internal listener:
 	// employees, their schedules and departments.
 	EmployeeInternalURL string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+	// CompanyBillingInternalURL is company-billing's internal listener:
+	// the employer's legal name and CNPJ for the AFD, receipts and
+	// timesheets.
+	CompanyBillingInternalURL string `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
+	// REPINPI is the REP-P program's registration number at INPI (up to
+	// 17 digits), printed in every AFD header and punch receipt.
+	REPINPI string `conf:"env:REP_INPI,help:INPI registration number of the REP-P program (up to 17 digits)"`
+	// REPDesenvolvedor is the CNPJ (or CPF) of the REP-P's developer, in
+	// every AFD header.
+	REPDesenvolvedor string `conf:"env:REP_DESENVOLVEDOR,help:CNPJ or CPF of the REP-P developer"`
 	// TimeZone is the companies' time zone: it decides each punch's workday
 	// and the local times of reports.
 	TimeZone string `conf:"env:COMPANY_TIME_ZONE,default:America/Sao_Paulo,help:IANA time zone of the companies"`
@@ -51,9 +65,18 @@ type Config struct {
 // Validate checks what conf's tags cannot, so that a bad URL or zone
 // stops the start-up instead of failing every request.
 func (c *Config) Validate() error {
-	u, err := url.Parse(c.EmployeeInternalURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("EMPLOYEE_INTERNAL_URL %q: want an http(s) URL", c.EmployeeInternalURL)
+	for name, raw := range map[string]string{"EMPLOYEE_INTERNAL_URL": c.EmployeeInternalURL,
+		"COMPANY_BILLING_INTERNAL_URL": c.CompanyBillingInternalURL} {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s %q: want an http(s) URL", name, raw)
+		}
+	}
+	if !validate.Digits(c.REPINPI, 0, 17) {
+		return fmt.Errorf("REP_INPI %q: want up to 17 digits", c.REPINPI)
+	}
+	if d := c.REPDesenvolvedor; d != "" && !brdocs.ValidCNPJ(d) && !brdocs.ValidCPF(d) {
+		return fmt.Errorf("REP_DESENVOLVEDOR %q: want a valid CNPJ or CPF", d)
 	}
 	// "Local" would follow the container's zone, and PostgreSQL, which
 	// computes the reports' local times, does not know that name.
@@ -113,7 +136,13 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
-	employees := employee.New(cfg.EmployeeInternalURL)
+	deps := dependencies{
+		db:        db,
+		employees: employee.New(cfg.EmployeeInternalURL),
+		companies: empresa.New(cfg.CompanyBillingInternalURL),
+		clock:     clock.New(zone, time.Now),
+		rep:       afd.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
+	}
 
 	// -------------------------------------------------------------------------
 	// Servers
@@ -121,6 +150,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
-	mountRoutes(srv, verifier, db, employees, clock.New(zone, time.Now))
+	mountRoutes(srv, verifier, deps)
 	return srv.Run(ctx)
 }

@@ -44,7 +44,9 @@ func TestClockInFourPunchDayAndSplitShift(t *testing.T) {
 				t.Errorf("punch %d: %s = %v, want null", i, k, v)
 			}
 		}
-		if rec["nsr"] != float64(i+1) || len(rec["hash"].(string)) != 64 || rec["data"] != "2024-03-04" {
+		// NSR 1 is the employee's inclusion in the REP (AFD type 5),
+		// recorded just before his first punch.
+		if rec["nsr"] != float64(i+2) || len(rec["hash"].(string)) != 64 || rec["data"] != "2024-03-04" {
 			t.Errorf("punch %d: nsr/hash/data: %s", i, r.body)
 		}
 		f := rec["funcionario"].(map[string]any)
@@ -148,7 +150,8 @@ func TestClockInIdempotencyKey(t *testing.T) {
 		t.Fatalf("%d punches stored, want 3", n)
 	}
 	var maxNSR int
-	if err := e.db.QueryRow(context.Background(), `SELECT max(nsr) FROM registros_ponto`).Scan(&maxNSR); err != nil || maxNSR != 3 {
+	// NSR 1 is the employee's inclusion (AFD type 5), then 3 punches.
+	if err := e.db.QueryRow(context.Background(), `SELECT max(nsr) FROM registros_ponto`).Scan(&maxNSR); err != nil || maxNSR != 4 {
 		t.Fatalf("NSRs used: %d (%v): replays must not consume NSRs", maxNSR, err)
 	}
 }
@@ -217,23 +220,29 @@ func TestConcurrentPunchesGetGaplessNSRsAndAVerifiableChain(t *testing.T) {
 	}
 }
 
-// verifyChain checks that company empresa's punches have NSRs 1..n and
-// that each hash chains to the previous one.
+// verifyChain checks that company empresa's n punches and the type-5
+// records of its employees (one inclusion before each employee's first
+// punch) share the NSRs 1..N without gaps, and that each punch's hash
+// chains to the previous punch's.
 func verifyChain(t *testing.T, e *env, empresa int64, n int, cpfs map[int64]string) {
 	t.Helper()
 	rows, err := e.db.Query(context.Background(), `SELECT nsr, funcionario_id, horario_registro, fuso_minutos, cpf, coletor, hash
-		FROM registros_ponto WHERE empresa_id = $1 ORDER BY nsr`, empresa)
+		FROM registros_ponto WHERE empresa_id = $1
+		UNION ALL SELECT nsr, funcionario_id, gravado_em, fuso_minutos, cpf, operacao, NULL
+		FROM empregados_rep WHERE empresa_id = $1 ORDER BY nsr`, empresa)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	previous, count := "", 0
+	previous, count, punches := "", 0, 0
+	included := map[int64]bool{}
 	var last time.Time
 	for rows.Next() {
 		var nsr, funcionario int64
 		var at time.Time
 		var offset int
-		var cpf12, coletor, hash string
+		var cpf12, coletor string
+		var hash *string
 		if err := rows.Scan(&nsr, &funcionario, &at, &offset, &cpf12, &coletor, &hash); err != nil {
 			t.Fatal(err)
 		}
@@ -242,28 +251,40 @@ func verifyChain(t *testing.T, e *env, empresa int64, n int, cpfs map[int64]stri
 			t.Fatalf("company %d: NSR %d where %d was due", empresa, nsr, count)
 		}
 		digits := strings.NewReplacer(".", "", "-", "").Replace(cpfs[funcionario])
-		if cpf12 != "0"+digits || offset != -180 || coletor != "01" {
-			t.Fatalf("NSR %d: cpf %q offset %d coletor %q", nsr, cpf12, offset, coletor)
+		if cpf12 != "0"+digits || offset != -180 {
+			t.Fatalf("NSR %d: cpf %q offset %d", nsr, cpf12, offset)
 		}
 		if at.Before(last) {
-			t.Errorf("NSR %d stamped %v, before the previous punch's %v", nsr, at, last)
+			t.Errorf("NSR %d stamped %v, before the previous record's %v", nsr, at, last)
 		}
-		if want := chainHash(nsr, at, offset, cpf12, coletor, previous); hash != want {
-			t.Fatalf("company %d NSR %d: hash %s, recomputed %s", empresa, nsr, hash, want)
+		last = at
+		if hash == nil { // a type-5 record
+			if coletor != "I" || included[funcionario] {
+				t.Fatalf("NSR %d: operation %q for employee %d (included before: %v)", nsr, coletor, funcionario, included[funcionario])
+			}
+			included[funcionario] = true
+			continue
 		}
-		previous, last = hash, at
+		punches++
+		if !included[funcionario] || coletor != "01" {
+			t.Fatalf("NSR %d: punch of employee %d not included before, or collector %q", nsr, funcionario, coletor)
+		}
+		if want := chainHash(nsr, at, offset, cpf12, coletor, previous); *hash != want {
+			t.Fatalf("company %d NSR %d: hash %s, recomputed %s", empresa, nsr, *hash, want)
+		}
+		previous = *hash
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if count != n {
-		t.Fatalf("company %d: %d punches, want %d", empresa, count, n)
+	if punches != n {
+		t.Fatalf("company %d: %d punches, want %d", empresa, punches, n)
 	}
 	var head int
 	var headHash string
 	if err := e.db.QueryRow(context.Background(), `SELECT ultimo_nsr, ultimo_hash FROM cadeias WHERE empresa_id = $1`, empresa).
-		Scan(&head, &headHash); err != nil || head != n || headHash != previous {
-		t.Fatalf("company %d chain head: %d %s (%v), want %d %s", empresa, head, headHash, err, n, previous)
+		Scan(&head, &headHash); err != nil || head != count || headHash != previous {
+		t.Fatalf("company %d chain head: %d %s (%v), want %d %s", empresa, head, headHash, err, count, previous)
 	}
 }
 
@@ -358,7 +379,7 @@ func TestClockInRefusals(t *testing.T) {
 	wantErr(t, e.pub("POST", "/registropontos", w.token, ok), http.StatusServiceUnavailable, "dependencia_indisponivel")
 	var nsr int
 	if err := e.db.QueryRow(context.Background(), `SELECT ultimo_nsr FROM cadeias WHERE empresa_id = 1`).Scan(&nsr); err != nil ||
-		nsr != punches || e.count("registros_ponto") != punches {
+		nsr != punches+e.count("empregados_rep") || e.count("registros_ponto") != punches {
 		t.Fatalf("a punch was stored while the employee service was down (head %d, %v)", nsr, err)
 	}
 }

@@ -99,8 +99,8 @@ func setUpReportWeek(e *env) (company, worker, worker) {
 	punchAll(ana, local(2024, 3, 4, 8, 10), local(2024, 3, 4, 12, 0), local(2024, 3, 4, 13, 0), local(2024, 3, 4, 17, 30))
 	// Tuesday: left at 16:00 by the clock, approved adjustment to 17:00: 240 + 240.
 	tue := punchAll(ana, local(2024, 3, 5, 8, 0), local(2024, 3, 5, 12, 0), local(2024, 3, 5, 13, 0), local(2024, 3, 5, 16, 0))
-	// Thursday: 07:55 (counted as is, 245 + 240 = 485), with a pending
-	// request to make it 08:00.
+	// Thursday: 07:55 (counted as is, 245 + 240 = 485, within the CLT
+	// tolerance: no overtime), with a pending request to make it 08:00.
 	thu := punchAll(ana, local(2024, 3, 7, 7, 55), local(2024, 3, 7, 12, 0), local(2024, 3, 7, 13, 0), local(2024, 3, 7, 17, 0))
 	// Saturday, a rest day: 09:00-11:00 (120, all overtime); the request
 	// to make the 11:00 punch 12:00 is rejected, so 11:00 stands.
@@ -144,11 +144,12 @@ func TestDepartmentReportFigures(t *testing.T) {
 		"2024-03-04 500/480/20/10/20 falta=n pend=0 inc=n",
 		"2024-03-05 480/480/0/0/0 falta=n pend=0 inc=n",
 		"2024-03-06 0/480/0/0/-480 falta=s pend=0 inc=n",
-		"2024-03-07 485/480/5/0/5 falta=n pend=1 inc=n",
+		// 07:55: 5 minutes early, within art. 58 §1's tolerance: no overtime.
+		"2024-03-07 485/480/0/0/0 falta=n pend=1 inc=n",
 		"2024-03-08 0/480/0/0/-480 falta=n pend=0 inc=n",
 		"2024-03-09 120/0/120/0/120 falta=n pend=0 inc=n",
 	})
-	wantTotals(t, "Ana", a.Totais, reportTotals{1585, 2400, 145, 10, -815, 1, 1})
+	wantTotals(t, "Ana", a.Totais, reportTotals{1585, 2400, 140, 10, -820, 1, 1})
 	wantDays(t, "Bruno", b.Dias, []string{
 		"2024-03-04 220/240/0/20/-20 falta=n pend=0 inc=n",
 		"2024-03-05 0/240/0/0/-240 falta=n pend=0 inc=s",
@@ -158,7 +159,7 @@ func TestDepartmentReportFigures(t *testing.T) {
 		"2024-03-09 0/240/0/0/-240 falta=n pend=0 inc=n",
 	})
 	wantTotals(t, "Bruno", b.Totais, reportTotals{220, 1440, 0, 20, -1220, 0, 0})
-	wantTotals(t, "department", rep.Totais, reportTotals{1805, 3840, 145, 30, -2035, 1, 1})
+	wantTotals(t, "department", rep.Totais, reportTotals{1805, 3840, 140, 30, -2040, 1, 1})
 
 	// The punches: original and effective times, in local time too.
 	tue := a.Dias[1].Marcacoes
@@ -241,24 +242,24 @@ func TestDepartmentReportCSV(t *testing.T) {
 	if len(rows) != 1+7+7+1 {
 		t.Fatalf("%d rows:\n%s", len(rows), body)
 	}
-	if strings.Join(rows[0], ";") != "funcionarioId;nome;cpf;data;marcacoes;minutosTrabalhados;minutosPrevistos;minutosExtras;minutosAtraso;saldoMinutos;falta;ajustesPendentes;incompleto" {
+	if strings.Join(rows[0], ";") != "funcionarioId;nome;cpf;data;marcacoes;minutosTrabalhados;minutosPrevistos;minutosExtras;minutosAtraso;saldoMinutos;falta;ajustesPendentes;incompleto;minutosExtras50;minutosExtras100;minutosNoturnos;minutosNoturnosReduzidos;feriado;alertas" {
 		t.Fatalf("header %v", rows[0])
 	}
 	anaID, brunoID := itoa(ana.id), itoa(bruno.id)
 	for i, w := range [][]string{
-		{anaID, "Ana Lima", ana.cpf, "2024-03-04", "08:10 entrada | 12:00 almoço | 13:00 retorno almoço | 17:30 saída", "500", "480", "20", "10", "20", "não", "0", "não"},
-		{anaID, "Ana Lima", ana.cpf, "2024-03-05", "08:00 entrada | 12:00 almoço | 13:00 retorno almoço | 17:00 saída (ajustada)", "480", "480", "0", "0", "0", "não", "0", "não"},
-		{anaID, "Ana Lima", ana.cpf, "2024-03-06", "", "0", "480", "0", "0", "-480", "sim", "0", "não"},
-		{anaID, "Ana Lima", ana.cpf, "2024-03-07", "07:55 entrada (ajuste pendente) | 12:00 almoço | 13:00 retorno almoço | 17:00 saída", "485", "480", "5", "0", "5", "não", "1", "não"},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-04", "08:10 entrada | 12:00 almoço | 13:00 retorno almoço | 17:30 saída", "500", "480", "20", "10", "20", "não", "0", "não", "20", "0", "0", "0", "", ""},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-05", "08:00 entrada | 12:00 almoço | 13:00 retorno almoço | 17:00 saída (ajustada)", "480", "480", "0", "0", "0", "não", "0", "não", "0", "0", "0", "0", "", ""},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-06", "", "0", "480", "0", "0", "-480", "sim", "0", "não", "0", "0", "0", "0", "", ""},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-07", "07:55 entrada (ajuste pendente) | 12:00 almoço | 13:00 retorno almoço | 17:00 saída", "485", "480", "0", "0", "0", "não", "1", "não", "0", "0", "0", "0", "", ""},
 	} {
 		if got := strings.Join(rows[1+i], ";"); got != strings.Join(w, ";") {
 			t.Errorf("row %d:\n got %s\nwant %s", 1+i, got, strings.Join(w, ";"))
 		}
 	}
 	for i, w := range map[int][]string{
-		7:  {anaID, "Ana Lima", ana.cpf, "TOTAL", "", "1585", "2400", "145", "10", "-815", "1", "1", ""},
-		14: {brunoID, "Bruno Reis", bruno.cpf, "TOTAL", "", "220", "1440", "0", "20", "-1220", "0", "0", ""},
-		15: {"", "TOTAL DO DEPARTAMENTO Operações", "", "2024-03-04 a 2024-03-10", "", "1805", "3840", "145", "30", "-2035", "1", "1", ""},
+		7:  {anaID, "Ana Lima", ana.cpf, "TOTAL", "", "1585", "2400", "140", "10", "-820", "1", "1", "", "140", "0", "0", "0", "", "0"},
+		14: {brunoID, "Bruno Reis", bruno.cpf, "TOTAL", "", "220", "1440", "0", "20", "-1220", "0", "0", "", "0", "0", "0", "0", "", "0"},
+		15: {"", "TOTAL DO DEPARTAMENTO Operações", "", "2024-03-04 a 2024-03-10", "", "1805", "3840", "140", "30", "-2040", "1", "1", "", "140", "0", "0", "0", "", "0"},
 	} {
 		if got := strings.Join(rows[i], ";"); got != strings.Join(w, ";") {
 			t.Errorf("row %d:\n got %s\nwant %s", i, got, strings.Join(w, ";"))

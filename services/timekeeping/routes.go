@@ -5,13 +5,30 @@ import (
 
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/internal/afdexport"
 	"github.com/ponto/ponto/services/timekeeping/internal/ajuste"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+	"github.com/ponto/ponto/services/timekeeping/internal/espelho"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
+	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
+	locais "github.com/ponto/ponto/services/timekeeping/internal/local"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )
+
+// dependencies are what the routes use: the database, the peers'
+// internal APIs, the clock and the REP-P's identification.
+type dependencies struct {
+	db        *pgxpool.Pool
+	employees *employee.Client
+	companies *empresa.Client
+	clock     *clock.Clock
+	rep       afd.REP
+}
 
 // mountRoutes registers every route of the service, all public and behind
 // the token verifier (each handler package names the roles of its routes).
@@ -25,13 +42,28 @@ import (
 //	PUT  /registropontos/{registroId}/reprovar               company    ajuste
 //	POST /registropontos/{funcionarioId}/marcar-falta/{data} company    falta
 //	GET  /registropontos/departamento/{departamento}         company    relatorio
-func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool,
-	employees *employee.Client, clk *clock.Clock) {
-	registros := registro.NewStore(db, clk)
+//	GET  /registropontos/afd                                 company    afdexport
+//	GET  /registropontos/{registroId}/comprovante            both       comprovante
+//	GET  /registropontos/funcionario/{funcionarioId}/espelho both       espelho
+//	POST /registropontos/feriados                            company    feriado
+//	GET  /registropontos/feriados                            company    feriado
+//	DEL  /registropontos/feriados/{data}                     company    feriado
+//	POST /registropontos/locais-trabalho                     company    local
+//	GET  /registropontos/locais-trabalho                     company    local
+//	DEL  /registropontos/locais-trabalho/{localId}           company    local
+func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependencies) {
+	registros := registro.NewStore(d.db, d.clock)
+	places := locais.NewStore(d.db)
 
 	public := srv.Public.Group("", verifier.Middleware())
-	registro.NewHandlers(registros, employees, clk).Public(public)
-	ajuste.NewHandlers(ajuste.NewStore(db), registros, clk).Public(public)
-	falta.NewHandlers(falta.NewStore(db), employees, clk).Public(public)
-	relatorio.NewHandlers(relatorio.NewStore(db), employees, clk).Public(public)
+	registro.NewHandlers(registros, d.employees, d.clock, places).Public(public)
+	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock).Public(public)
+	falta.NewHandlers(falta.NewStore(d.db), d.employees, d.clock).Public(public)
+	relatorios := relatorio.NewStore(d.db)
+	relatorio.NewHandlers(relatorios, d.employees, d.clock).Public(public)
+	afdexport.NewHandlers(afdexport.NewStore(d.db), d.companies, d.clock, d.rep).Public(public)
+	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep).Public(public)
+	espelho.NewHandlers(espelho.NewStore(d.db), relatorios, d.employees, d.companies, d.clock).Public(public)
+	feriado.NewHandlers(d.db, d.clock).Public(public)
+	locais.NewHandlers(places, d.clock).Public(public)
 }

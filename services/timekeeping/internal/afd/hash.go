@@ -87,8 +87,15 @@ func Hash(m Marcacao, anterior string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(p + anterior))
-	return hex.EncodeToString(sum[:]), nil
+	return chain(p, anterior), nil
+}
+
+// chain is the hash of a type-7 record whose first 73 characters are
+// prefix, following the record whose hash is anterior. The parser's
+// verification calls it too, so export and check cannot drift apart.
+func chain(prefix, anterior string) string {
+	sum := sha256.Sum256([]byte(prefix + anterior))
+	return hex.EncodeToString(sum[:])
 }
 
 // CPF12 is the CPF as field 4 writes it: 12 digits, zero-padded.

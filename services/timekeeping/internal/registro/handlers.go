@@ -1,6 +1,7 @@
 package registro
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,16 +21,23 @@ const maxOwnDays = 366
 
 var errInativo = apierr.New(http.StatusForbidden, "funcionario_inativo", "funcionário inativo não pode registrar ponto")
 
+// Geofencer checks a punch's position against the company's work places:
+// nil when there is nothing to check against.
+type Geofencer interface {
+	Geofence(ctx context.Context, empresaID int64, localizacao string) (*Geofence, error)
+}
+
 // Handlers serve the clock-in and the employee's own records.
 type Handlers struct {
 	store     *Store
 	employees *employee.Client
 	clock     *clock.Clock
+	places    Geofencer
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk}
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, places Geofencer) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk, places: places}
 }
 
 // Public mounts the employee routes on r, which must already verify the
@@ -72,8 +80,13 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if !f.Ativo {
 		return errInativo
 	}
+	// Outside every work place is a flag, never a refusal.
+	g, err := h.places.Geofence(ctx, caller.EmpresaID, loc)
+	if err != nil {
+		return err
+	}
 	r, replayed, err := h.store.ClockIn(ctx, Punch{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
-		CPF: f.CPF, Localizacao: loc, IdempotencyKey: key})
+		CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g})
 	if err != nil {
 		return err
 	}

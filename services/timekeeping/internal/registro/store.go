@@ -65,11 +65,24 @@ func (s *Store) Get(ctx context.Context, empresaID, id int64) (Row, error) {
 
 // Punch is a clock-in to record.
 type Punch struct {
-	EmpresaID      int64
-	FuncionarioID  int64
-	CPF            string
+	EmpresaID     int64
+	FuncionarioID int64
+	CPF           string
+	// Nome is the employee's name, which the AFD's type-5 record carries.
+	Nome           string
 	Localizacao    string
 	IdempotencyKey *string
+	// Local is the geofence check of the position (nil when the company
+	// has no work place).
+	Local *Geofence
+}
+
+// Geofence is where a punch fell against the company's work places: the
+// nearest one, the distance to it, and whether it was outside all of them.
+type Geofence struct {
+	LocalTrabalhoID int64
+	DistanciaMetros int
+	Fora            bool
 }
 
 // ClockIn records p and returns it; replayed is true when p's
@@ -143,6 +156,10 @@ func nextNSR(ctx context.Context, tx pgx.Tx, empresaID int64) (int64, string, er
 // lock taken by nextNSR.
 func (s *Store) insert(ctx context.Context, tx pgx.Tx, p Punch, nsr int64, anterior string) (Row, error) {
 	now := s.clock.Now()
+	nsr, err := s.registerEmployee(ctx, tx, p, nsr, now)
+	if err != nil {
+		return Row{}, err
+	}
 	r := Row{EmpresaID: p.EmpresaID, FuncionarioID: p.FuncionarioID, Jornada: s.clock.Workday(now),
 		HorarioRegistro: now, Localizacao: &p.Localizacao, NSR: &nsr}
 	var done int
@@ -157,17 +174,55 @@ func (s *Store) insert(ctx context.Context, tx pgx.Tx, p Punch, nsr int64, anter
 		return Row{}, apierr.Internal(err)
 	}
 	r.Hash = &hash
+	var local *int64
+	var distancia *int
+	var fora *bool
+	if g := p.Local; g != nil {
+		local, distancia, fora = &g.LocalTrabalhoID, &g.DistanciaMetros, &g.Fora
+	}
 	if err := tx.QueryRow(ctx, `INSERT INTO registros_ponto (empresa_id, funcionario_id, jornada,
-			horario_registro, tipo, localizacao, nsr, hash, cpf, fuso_minutos, coletor, idempotency_key)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+			horario_registro, tipo, localizacao, nsr, hash, cpf, fuso_minutos, coletor, idempotency_key,
+			local_trabalho_id, distancia_metros, fora_do_local)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
 		p.EmpresaID, p.FuncionarioID, r.Jornada, now, r.Tipo, p.Localizacao, nsr, hash,
-		afd.CPF12(p.CPF), m.OffsetMinutes, m.Coletor, p.IdempotencyKey).Scan(&r.ID); err != nil {
+		afd.CPF12(p.CPF), m.OffsetMinutes, m.Coletor, p.IdempotencyKey, local, distancia, fora).Scan(&r.ID); err != nil {
 		return Row{}, fmt.Errorf("registro: insert: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE cadeias SET ultimo_hash = $2 WHERE empresa_id = $1`, p.EmpresaID, hash); err != nil {
 		return Row{}, fmt.Errorf("registro: chain head: %w", err)
 	}
 	return r, nil
+}
+
+// registerEmployee writes the AFD type-5 record that must precede p in
+// the REP when p is the employee's first punch (inclusion, I) or his name
+// or CPF changed since the last one (alteration, A). That record takes
+// nsr, and the punch the next one, which it returns. It runs under the
+// chain lock, so the NSR sequence stays gapless over both tables.
+func (s *Store) registerEmployee(ctx context.Context, tx pgx.Tx, p Punch, nsr int64, now time.Time) (int64, error) {
+	var cpf, nome string
+	err := tx.QueryRow(ctx, `SELECT cpf, nome FROM empregados_rep WHERE empresa_id = $1 AND funcionario_id = $2
+		ORDER BY nsr DESC LIMIT 1`, p.EmpresaID, p.FuncionarioID).Scan(&cpf, &nome)
+	operacao := "A"
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		operacao = "I"
+	case err != nil:
+		return 0, fmt.Errorf("registro: REP employee: %w", err)
+	case cpf == afd.CPF12(p.CPF) && nome == p.Nome:
+		return nsr, nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO empregados_rep (empresa_id, nsr, funcionario_id, operacao, cpf, nome,
+			responsavel, gravado_em, fuso_minutos) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		p.EmpresaID, nsr, p.FuncionarioID, operacao, afd.CPF12(p.CPF), p.Nome, afd.ResponsavelSistema,
+		now, s.clock.OffsetMinutes(now)); err != nil {
+		return 0, fmt.Errorf("registro: REP employee: %w", err)
+	}
+	if err := tx.QueryRow(ctx, `UPDATE cadeias SET ultimo_nsr = ultimo_nsr + 1 WHERE empresa_id = $1
+		RETURNING ultimo_nsr`, p.EmpresaID).Scan(&nsr); err != nil {
+		return 0, fmt.Errorf("registro: chain head: %w", err)
+	}
+	return nsr, nil
 }
 
 // errReplayed rolls back a clock-in whose key was used before.

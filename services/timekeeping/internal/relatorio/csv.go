@@ -13,9 +13,11 @@ import (
 )
 
 // csvHeader names the columns. Minutes are integers; falta is sim/não on a
-// day and the number of absences on a total row.
+// day and the number of absences on a total row; alertas lists a day's
+// alert codes and counts them on a total row.
 var csvHeader = []string{"funcionarioId", "nome", "cpf", "data", "marcacoes", "minutosTrabalhados",
-	"minutosPrevistos", "minutosExtras", "minutosAtraso", "saldoMinutos", "falta", "ajustesPendentes", "incompleto"}
+	"minutosPrevistos", "minutosExtras", "minutosAtraso", "saldoMinutos", "falta", "ajustesPendentes", "incompleto",
+	"minutosExtras50", "minutosExtras100", "minutosNoturnos", "minutosNoturnosReduzidos", "feriado", "alertas"}
 
 // utf8BOM makes spreadsheet programs read the accents right.
 const utf8BOM = "\uFEFF"
@@ -36,7 +38,9 @@ func writeCSV(c *fiber.Ctx, r Relatorio) error {
 		for _, d := range it.Dias {
 			_ = w.Write([]string{id, cell(f.Nome), cell(f.CPF), d.Data, punches(d.Marcacoes),
 				itoa(d.MinutosTrabalhados), itoa(d.MinutosPrevistos), itoa(d.MinutosExtras), itoa(d.MinutosAtraso),
-				itoa(d.SaldoMinutos), yesNo(d.Falta), itoa(d.AjustesPendentes), yesNo(d.Incompleto)})
+				itoa(d.SaldoMinutos), yesNo(d.Falta), itoa(d.AjustesPendentes), yesNo(d.Incompleto),
+				itoa(d.MinutosExtras50), itoa(d.MinutosExtras100), itoa(d.MinutosNoturnos), itoa(d.MinutosNoturnosReduzidos),
+				cell(deref(d.Feriado)), strings.Join(d.Alertas, " | ")})
 		}
 		_ = w.Write(totalRow(id, cell(f.Nome), cell(f.CPF), "TOTAL", it.Totais))
 	}
@@ -53,7 +57,9 @@ func writeCSV(c *fiber.Ctx, r Relatorio) error {
 
 func totalRow(id, nome, cpf, data string, t Totais) []string {
 	return []string{id, nome, cpf, data, "", itoa(t.MinutosTrabalhados), itoa(t.MinutosPrevistos),
-		itoa(t.MinutosExtras), itoa(t.MinutosAtraso), itoa(t.SaldoMinutos), itoa(t.Faltas), itoa(t.AjustesPendentes), ""}
+		itoa(t.MinutosExtras), itoa(t.MinutosAtraso), itoa(t.SaldoMinutos), itoa(t.Faltas), itoa(t.AjustesPendentes), "",
+		itoa(t.MinutosExtras50), itoa(t.MinutosExtras100), itoa(t.MinutosNoturnos), itoa(t.MinutosNoturnosReduzidos),
+		"", itoa(t.Alertas)}
 }
 
 // punches writes a day's punches as "08:02 entrada | 12:00 almoço", local
@@ -111,6 +117,13 @@ func fileName(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
 
 func yesNo(b bool) string {
 	if b {

@@ -102,11 +102,16 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 		return err
 	}
 	zone := h.clock.Zone().String()
-	days, totals, err := h.store.Report(ctx, params(caller.EmpresaID, q, zone, listed, escalas),
-		params(caller.EmpresaID, q, zone, funcs, escalas))
+	pListed, pAll := params(caller.EmpresaID, q, zone, listed, escalas), params(caller.EmpresaID, q, zone, funcs, escalas)
+	days, facts, err := h.store.Report(ctx, pListed, pAll)
 	if err != nil {
 		return err
 	}
+	apurar(days, pListed)
+	if len(pAll.Funcionarios) != len(pListed.Funcionarios) { // else facts are days
+		apurar(facts, pAll)
+	}
+	totals := Somar(facts)
 	out := Relatorio{
 		Departamento: Departamento{ID: dep.ID, Nome: dep.Nome},
 		Inicio:       q.inicio.Format(time.DateOnly),
@@ -130,7 +135,7 @@ func items(listed []employee.Funcionario, days []Dia) []Item {
 			Segmento: f.Segmento}, Dias: []Dia{}}
 		for ; i < len(days) && days[i].FuncionarioID == f.ID; i++ {
 			it.Dias = append(it.Dias, days[i])
-			it.Totais = days[i].Totais
+			it.Totais.add(days[i])
 		}
 		out = append(out, it)
 	}
@@ -140,6 +145,12 @@ func items(listed []employee.Funcionario, days []Dia) []Item {
 // schedules fetches each distinct work schedule of funcs once, through
 // any of its employees, a few at a time.
 func (h *Handlers) schedules(ctx context.Context, funcs []employee.Funcionario) (map[int64][]schedule, error) {
+	return Schedules(ctx, h.employees, funcs)
+}
+
+// Schedules fetches each distinct work schedule of funcs once, through
+// any of its employees, a few at a time, by schedule id.
+func Schedules(ctx context.Context, employees *employee.Client, funcs []employee.Funcionario) (map[int64][]schedule, error) {
 	via := map[int64]int64{} // schedule id -> an employee on it
 	for _, f := range funcs {
 		if _, ok := via[f.EscalaTrabalhoID]; !ok {
@@ -152,7 +163,7 @@ func (h *Handlers) schedules(ctx context.Context, funcs []employee.Funcionario) 
 	g.SetLimit(scheduleFetches)
 	for escalaID, funcionarioID := range via {
 		g.Go(func() error {
-			e, err := h.employees.Escala(gctx, funcionarioID)
+			e, err := employees.Escala(gctx, funcionarioID)
 			if err != nil {
 				return err
 			}

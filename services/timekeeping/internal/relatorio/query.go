@@ -31,6 +31,10 @@ type Params struct {
 	EscalaDia         []int32
 	EscalaEntrada     []int32
 	EscalaPrevistos   []int32
+
+	// programadas are each employee's scheduled marks by weekday (0
+	// Monday), for the rules applied in Go.
+	programadas map[int64]*[7][]int
 }
 
 func (p Params) args() []any {
@@ -40,10 +44,12 @@ func (p Params) args() []any {
 
 // linhas is the report as SQL: one row per employee and day that has a
 // schedule entry, punches or an absence (rest days without anything are
-// left out).
+// left out). It gathers the day's facts; the CLT rules apply to them in Go
+// (rules.go, package clt), one linear pass over these rows.
 //
-//   - marcacoes: the punches of the period, each with its effective time:
-//     an approved adjustment's data_solicitar, else the original time,
+//   - marcacoes: the punches of the period (and of the day before it, for
+//     the rest between workdays), each with its effective time: an
+//     approved adjustment's data_solicitar, else the original time,
 //     truncated to the minute as the AFD writes punches.
 //   - pares: each punch opening a period (entrada, retorno almoço) paired
 //     with the next punch of the workday in NSR order (the order that gave
@@ -51,10 +57,14 @@ func (p Params) args() []any {
 //     it closes the period.
 //   - por_dia: worked minutes (sum of the pairs; an unpaired last punch
 //     counts nothing and flags the day incompleto), the first entrada,
-//     pending adjustments.
+//     pending adjustments, the effective punches as minutes after the
+//     workday's local midnight (marcas), punches outside the work places.
+//   - descansos: the minutes between the previous date's last punch and
+//     the day's first (art. 66), when the previous date had punches.
 //   - linhas: every date of the period for every employee, with the
 //     schedule entry of its weekday (expected minutes, lateness against
-//     the scheduled entrada in the company's zone) and the absence.
+//     the scheduled entrada in the company's zone), the absence and the
+//     company's holiday.
 //
 // {{marcacoes}} is the punches' JSON (or NULL when only totals are wanted).
 // Parameters: $1 company, $2..$3 period, $4 time zone, $5 employees,
@@ -66,11 +76,12 @@ const linhas = `WITH funcs AS (
 	SELECT * FROM unnest($6::bigint[], $7::int[], $8::int[], $9::int[]) AS e(funcionario_id, dia_semana, entrada, previstos)
 ), marcacoes AS (
 	SELECT p.funcionario_id, p.jornada, p.id, p.nsr, p.tipo, p.horario_registro, a.status AS ajuste,
+		p.fora_do_local,
 		date_trunc('minute', CASE WHEN a.status = 'ajuste aprovado pela empresa'
 			THEN a.data_solicitar ELSE p.horario_registro END) AS efetivo
 	FROM registros_ponto p
 	LEFT JOIN ajustes a ON a.registro_id = p.id AND a.empresa_id = $1
-	WHERE p.empresa_id = $1 AND p.funcionario_id = ANY($5::bigint[]) AND p.jornada BETWEEN $2::date AND $3::date
+	WHERE p.empresa_id = $1 AND p.funcionario_id = ANY($5::bigint[]) AND p.jornada BETWEEN $2::date - 1 AND $3::date
 ), pares AS (
 	SELECT m.*, CASE WHEN m.tipo IN ('entrada', 'retorno almoço') THEN lead(m.efetivo) OVER (
 			PARTITION BY m.funcionario_id, m.jornada ORDER BY m.nsr) END AS fecha
@@ -80,9 +91,18 @@ const linhas = `WITH funcs AS (
 		coalesce(sum(greatest(0, (date_part('epoch', fecha - efetivo) / 60)::int)), 0)::int AS trabalhados,
 		min(efetivo) FILTER (WHERE tipo = 'entrada') AS primeira_entrada,
 		count(*) FILTER (WHERE ajuste = 'ajuste solicitado')::int AS pendentes,
-		count(*) % 2 = 1 AS incompleto
+		count(*) % 2 = 1 AS incompleto,
+		array_agg((date_part('epoch', (efetivo AT TIME ZONE $4::text) - jornada::timestamp) / 60)::int
+			ORDER BY nsr) AS marcas,
+		min(efetivo) AS primeira, max(efetivo) AS ultima,
+		count(*) FILTER (WHERE fora_do_local)::int AS fora
 	FROM pares
 	GROUP BY funcionario_id, jornada
+), descansos AS (
+	SELECT pd.*, CASE WHEN lag(jornada) OVER w = jornada - 1
+			THEN (date_part('epoch', primeira - lag(ultima) OVER w) / 60)::int END AS descanso
+	FROM por_dia pd
+	WINDOW w AS (PARTITION BY funcionario_id ORDER BY jornada)
 ), linhas AS (
 	SELECT f.funcionario_id, f.ordem, d.dia::date AS jornada, pd.marcacoes,
 		coalesce(pd.trabalhados, 0) AS trabalhados,
@@ -91,12 +111,14 @@ const linhas = `WITH funcs AS (
 			- e.entrada), 0) AS atraso,
 		fl.id IS NOT NULL AS falta,
 		coalesce(pd.pendentes, 0) AS pendentes,
-		coalesce(pd.incompleto, false) AS incompleto
+		coalesce(pd.incompleto, false) AS incompleto,
+		coalesce(pd.marcas, '{}') AS marcas, pd.descanso, coalesce(pd.fora, 0) AS fora, fe.nome AS feriado
 	FROM funcs f
 	CROSS JOIN generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d(dia)
 	LEFT JOIN escala e ON e.funcionario_id = f.funcionario_id AND e.dia_semana = extract(isodow FROM d.dia)::int - 1
-	LEFT JOIN por_dia pd ON pd.funcionario_id = f.funcionario_id AND pd.jornada = d.dia::date
+	LEFT JOIN descansos pd ON pd.funcionario_id = f.funcionario_id AND pd.jornada = d.dia::date
 	LEFT JOIN faltas fl ON fl.funcionario_id = f.funcionario_id AND fl.data = d.dia::date AND fl.empresa_id = $1
+	LEFT JOIN feriados fe ON fe.empresa_id = $1 AND fe.data = d.dia::date
 	WHERE e.funcionario_id IS NOT NULL OR pd.funcionario_id IS NOT NULL OR fl.id IS NOT NULL
 )
 `
@@ -111,20 +133,18 @@ const marcacoesJSON = `json_agg(json_build_object(
 		'status', coalesce(ajuste, 'aprovado automaticamente'))
 	ORDER BY nsr)`
 
-// daysSQL lists the rows with each employee's totals over the period.
-var daysSQL = strings.Replace(linhas, "{{marcacoes}}", marcacoesJSON, 1) + `SELECT funcionario_id, jornada, coalesce(marcacoes, '[]'::json),
-	trabalhados, previstos, greatest(trabalhados - previstos, 0), atraso, falta, pendentes, incompleto,
-	sum(trabalhados) OVER f, sum(previstos) OVER f, sum(greatest(trabalhados - previstos, 0)) OVER f,
-	sum(atraso) OVER f, count(*) FILTER (WHERE falta) OVER f, sum(pendentes) OVER f
+// selectRows lists the day rows in report order.
+const selectRows = `SELECT funcionario_id, jornada, coalesce(marcacoes, '[]'::json), trabalhados, previstos, atraso,
+	falta, pendentes, incompleto, marcas, descanso, fora, feriado
 FROM linhas
-WINDOW f AS (PARTITION BY funcionario_id)
 ORDER BY ordem, jornada`
 
-// totalsSQL sums every row.
-var totalsSQL = strings.Replace(linhas, "{{marcacoes}}", "NULL::json", 1) + `SELECT coalesce(sum(trabalhados), 0),
-	coalesce(sum(previstos), 0), coalesce(sum(greatest(trabalhados - previstos, 0)), 0),
-	coalesce(sum(atraso), 0), count(*) FILTER (WHERE falta), coalesce(sum(pendentes), 0)
-FROM linhas`
+// daysSQL lists the rows with their punches; factsSQL without them, for
+// the department's totals.
+var (
+	daysSQL  = strings.Replace(linhas, "{{marcacoes}}", marcacoesJSON, 1) + selectRows
+	factsSQL = strings.Replace(linhas, "{{marcacoes}}", "NULL::json", 1) + selectRows
+)
 
 // Dia is one employee's day in the report.
 type Dia struct {
@@ -140,9 +160,23 @@ type Dia struct {
 	AjustesPendentes   int             `json:"ajustesPendentes"`
 	Incompleto         bool            `json:"incompleto"`
 
-	// Totais are the employee's totals over the period (the same on each
-	// of his rows).
-	Totais Totais `json:"-"`
+	// The CLT figures (package clt): overtime split by rate, night work in
+	// clock and night-hour minutes, whether the tolerance of art. 58 §1
+	// absorbed the day's variations, the rest since the previous workday,
+	// the company holiday and the day's alerts.
+	MinutosExtras50          int      `json:"minutosExtras50"`
+	MinutosExtras100         int      `json:"minutosExtras100"`
+	MinutosNoturnos          int      `json:"minutosNoturnos"`
+	MinutosNoturnosReduzidos int      `json:"minutosNoturnosReduzidos"`
+	ToleranciaAplicada       bool     `json:"toleranciaAplicada"`
+	DescansoMinutos          *int     `json:"descansoMinutos"`
+	Feriado                  *string  `json:"feriado"`
+	Alertas                  []string `json:"alertas"`
+
+	// The facts the rules start from.
+	atrasoBruto int
+	marcas      []int
+	fora        int
 }
 
 // Totais sums days: minutes, absences and pending adjustments.
@@ -154,57 +188,70 @@ type Totais struct {
 	SaldoMinutos       int `json:"saldoMinutos"`
 	Faltas             int `json:"faltas"`
 	AjustesPendentes   int `json:"ajustesPendentes"`
+
+	MinutosExtras50          int `json:"minutosExtras50"`
+	MinutosExtras100         int `json:"minutosExtras100"`
+	MinutosNoturnos          int `json:"minutosNoturnos"`
+	MinutosNoturnosReduzidos int `json:"minutosNoturnosReduzidos"`
+	// Alertas counts the alerts of the days.
+	Alertas int `json:"alertas"`
 }
 
-// Report returns the rows of listed's employees and the totals over all's,
-// both read from one snapshot (a read-only repeatable-read transaction), so
-// that the page and the totals agree. JIT compilation is off for it: the
-// planner cannot see how few rows the arrays and the calendar give and
-// would spend more time compiling than running; work_mem lets the sorts of
-// a large department stay in memory.
-func (s *Store) Report(ctx context.Context, listed, all Params) (days []Dia, totals Totais, err error) {
+// Report returns the rows of listed's employees and the rows of all's
+// without their punches (for the department's totals), both read from one
+// snapshot (a read-only repeatable-read transaction), so that the page and
+// the totals agree; all is not queried when it lists the same employees.
+// JIT compilation is off for it: the planner cannot see how few rows the
+// arrays and the calendar give and would spend more time compiling than
+// running; work_mem lets the sorts of a large department stay in memory.
+func (s *Store) Report(ctx context.Context, listed, all Params) (days, facts []Dia, err error) {
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 	err = pgx.BeginTxFunc(ctx, s.db, opts, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SET LOCAL jit = off; SET LOCAL work_mem = '32MB'`); err != nil {
 			return fmt.Errorf("relatorio: settings: %w", err)
 		}
-		if days, err = queryDays(ctx, tx, listed); err != nil {
+		if days, err = queryDays(ctx, tx, daysSQL, listed); err != nil {
 			return err
 		}
-		totals, err = queryTotals(ctx, tx, all)
+		if len(all.Funcionarios) == len(listed.Funcionarios) {
+			facts = days
+			return nil
+		}
+		facts, err = queryDays(ctx, tx, factsSQL, all)
 		return err
 	})
-	return days, totals, err
+	return days, facts, err
 }
 
-func queryDays(ctx context.Context, tx pgx.Tx, p Params) ([]Dia, error) {
-	rows, _ := tx.Query(ctx, daysSQL, p.args()...)
+// Days returns the rows of p's employees with their punches, outside any
+// report (the timesheet of one employee).
+func (s *Store) Days(ctx context.Context, p Params) ([]Dia, error) {
+	var days []Dia
+	err := pgx.BeginTxFunc(ctx, s.db, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		days, err = queryDays(ctx, tx, daysSQL, p)
+		return err
+	})
+	return days, err
+}
+
+func queryDays(ctx context.Context, tx pgx.Tx, sql string, p Params) ([]Dia, error) {
+	rows, _ := tx.Query(ctx, sql, p.args()...)
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Dia, error) {
 		var d Dia
 		var data time.Time
-		var t Totais
+		var marcas []int32
 		err := row.Scan(&d.FuncionarioID, &data, &d.Marcacoes, &d.MinutosTrabalhados, &d.MinutosPrevistos,
-			&d.MinutosExtras, &d.MinutosAtraso, &d.Falta, &d.AjustesPendentes, &d.Incompleto,
-			&t.MinutosTrabalhados, &t.MinutosPrevistos, &t.MinutosExtras, &t.MinutosAtraso, &t.Faltas, &t.AjustesPendentes)
+			&d.atrasoBruto, &d.Falta, &d.AjustesPendentes, &d.Incompleto, &marcas, &d.DescansoMinutos, &d.fora, &d.Feriado)
 		d.Data = data.Format(time.DateOnly)
-		d.SaldoMinutos = d.MinutosTrabalhados - d.MinutosPrevistos
-		t.SaldoMinutos = t.MinutosTrabalhados - t.MinutosPrevistos
-		d.Totais = t
+		d.marcas = make([]int, len(marcas))
+		for i, m := range marcas {
+			d.marcas[i] = int(m)
+		}
 		return d, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("relatorio: days: %w", err)
 	}
 	return out, nil
-}
-
-func queryTotals(ctx context.Context, tx pgx.Tx, p Params) (Totais, error) {
-	var t Totais
-	err := tx.QueryRow(ctx, totalsSQL, p.args()...).Scan(&t.MinutosTrabalhados, &t.MinutosPrevistos,
-		&t.MinutosExtras, &t.MinutosAtraso, &t.Faltas, &t.AjustesPendentes)
-	if err != nil {
-		return Totais{}, fmt.Errorf("relatorio: totals: %w", err)
-	}
-	t.SaldoMinutos = t.MinutosTrabalhados - t.MinutosPrevistos
-	return t, nil
 }

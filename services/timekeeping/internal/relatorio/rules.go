@@ -97,9 +97,13 @@ func (q query) pageOf(all []employee.Funcionario) []employee.Funcionario {
 	return all[from:to]
 }
 
-// schedule is the part of a work schedule the SQL needs for one weekday.
+// schedule is the part of a work schedule the report needs for one
+// weekday: the SQL's entrada and expected minutes, and the four marks
+// (entrada, lunch out, lunch back, saída, minutes after local midnight)
+// the tolerance of art. 58 §1 compares punches with.
 type schedule struct {
 	dia, entrada, previstos int32
+	marcas                  [4]int
 }
 
 // schedulesOf turns a work schedule into its working days: entry i is
@@ -112,7 +116,8 @@ func schedulesOf(e employee.Escala) ([]schedule, error) {
 			return nil, apierr.BadGateway("employee", errBadSchedule)
 		}
 		out = append(out, schedule{dia: int32(i), entrada: int32(entrada),
-			previstos: int32(h.Saida - (h.RetornoAlmoco - h.SaidaAlmoco))})
+			previstos: int32(h.Saida - (h.RetornoAlmoco - h.SaidaAlmoco)),
+			marcas:    [4]int{entrada, entrada + h.SaidaAlmoco, entrada + h.RetornoAlmoco, entrada + h.Saida}})
 	}
 	return out, nil
 }
@@ -120,11 +125,21 @@ func schedulesOf(e employee.Escala) ([]schedule, error) {
 // params builds the SQL parameters for funcs, whose schedules are in
 // escalas (by schedule id).
 func params(empresaID int64, q query, zone string, funcs []employee.Funcionario, escalas map[int64][]schedule) Params {
-	p := Params{EmpresaID: empresaID, Inicio: q.inicio, Fim: q.ate, Zone: zone,
-		Funcionarios: make([]int64, 0, len(funcs))}
+	return NewParams(empresaID, q.inicio, q.ate, zone, funcs, escalas)
+}
+
+// NewParams builds the SQL parameters for funcs over [inicio, fim], whose
+// schedules are in escalas (by schedule id).
+func NewParams(empresaID int64, inicio, fim time.Time, zone string, funcs []employee.Funcionario,
+	escalas map[int64][]schedule) Params {
+	p := Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim, Zone: zone,
+		Funcionarios: make([]int64, 0, len(funcs)), programadas: map[int64]*[7][]int{}}
 	for _, f := range funcs {
 		p.Funcionarios = append(p.Funcionarios, f.ID)
+		week := &[7][]int{}
+		p.programadas[f.ID] = week
 		for _, s := range escalas[f.EscalaTrabalhoID] {
+			week[s.dia] = s.marcas[:]
 			p.EscalaFuncionario = append(p.EscalaFuncionario, f.ID)
 			p.EscalaDia = append(p.EscalaDia, s.dia)
 			p.EscalaEntrada = append(p.EscalaEntrada, s.entrada)
@@ -132,4 +147,14 @@ func params(empresaID int64, q query, zone string, funcs []employee.Funcionario,
 		}
 	}
 	return p
+}
+
+// ParamsFor builds the parameters of one employee f on schedule e over
+// [inicio, fim] (the timesheet).
+func ParamsFor(empresaID int64, inicio, fim time.Time, zone string, f employee.Funcionario, e employee.Escala) (Params, error) {
+	s, err := schedulesOf(e)
+	if err != nil {
+		return Params{}, err
+	}
+	return NewParams(empresaID, inicio, fim, zone, []employee.Funcionario{f}, map[int64][]schedule{f.EscalaTrabalhoID: s}), nil
 }

@@ -12,7 +12,8 @@ func TestSchedulesOf(t *testing.T) {
 		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
 		{Entrada: "22:00", SaidaAlmoco: 180, RetornoAlmoco: 195, Saida: 480}, // crosses midnight
 	}})
-	if err != nil || len(got) != 2 || got[0] != (schedule{0, 480, 480}) || got[1] != (schedule{1, 1320, 465}) {
+	if err != nil || len(got) != 2 || got[0] != (schedule{0, 480, 480, [4]int{480, 720, 780, 1020}}) ||
+		got[1] != (schedule{1, 1320, 465, [4]int{1320, 1500, 1515, 1800}}) {
 		t.Fatalf("schedulesOf = %+v, %v", got, err)
 	}
 	if _, err := schedulesOf(employee.Escala{Horarios: []employee.Horario{{Entrada: "8h"}}}); err == nil {

@@ -1,0 +1,226 @@
+package afd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+// The AFD file of a REP-P (Portaria MTP 671/2021, Anexo V, layout 003):
+// ISO-8859-1 text, one fixed-width record per line ended by CR LF, in NSR
+// order: the header (type 1), the employee records (type 5) and punches
+// (type 7) interleaved by NSR, the trailer (type 9) and the signature
+// line. Types 2, 3, 4 and 6 are never written by ponto (see
+// docs/compliance.md). Every choice the layout leaves open is made here
+// and written down in docs/compliance.md.
+
+// Record lengths, without CR LF.
+const (
+	Len1          = 302
+	Len5          = 118
+	Len7          = 137
+	Len9          = 64
+	LenAssinatura = 100
+)
+
+// Layout is the layout version in the header.
+const Layout = "003"
+
+// AssinaturaP7S is the signature line of a REP-P: the signature itself
+// (CAdES) travels in a detached .p7s file.
+const AssinaturaP7S = "ASSINATURA_DIGITAL_EM_ARQUIVO_P7S"
+
+// dh is the layout's DH format, AAAA-MM-ddThh:mm:00ZZZZZ: seconds are
+// written as 00. The type-7 recording time, fixed by the stored hash
+// (Prefix7), is the one exception and keeps its seconds.
+const dh = "2006-01-02T15:04:00-0700"
+
+// REP identifies the REP-P program in every header: its INPI registration
+// number and its developer's CNPJ (or CPF), from configuration.
+type REP struct {
+	INPI          string
+	Desenvolvedor string
+}
+
+// Cabecalho is the type-1 record.
+type Cabecalho struct {
+	// Empregador is the employer's CNPJ (14 characters, letters allowed
+	// for the alphanumeric CNPJ) or CPF (11 digits), punctuation ignored.
+	Empregador string
+	// CNOCAEPF is written only when set (blank otherwise).
+	CNOCAEPF    string
+	RazaoSocial string
+	REP         REP
+	Inicio, Fim time.Time // civil dates
+	Geracao     time.Time
+	// OffsetMinutes is the company's UTC offset at Geracao.
+	OffsetMinutes int
+}
+
+// Empregado is a type-5 record: an employee included in (I), changed in
+// (A) or excluded from (E) the REP.
+type Empregado struct {
+	NSR           int64
+	Gravacao      time.Time
+	OffsetMinutes int
+	Operacao      string // I, A or E
+	CPF           string
+	Nome          string
+	// Responsavel is the CPF of whoever made the change; zeros when no
+	// person did (see docs/compliance.md).
+	Responsavel string
+}
+
+// Trailer is the type-9 record: how many records of types 2 to 7 the file
+// holds (index 2 to 7).
+type Trailer [8]int
+
+// Linha1 renders the header, with its CRC.
+func Linha1(h Cabecalho) (string, error) {
+	id := Plain(h.Empregador)
+	tipo, err := tipoDocumento(id)
+	if err != nil {
+		return "", fmt.Errorf("afd: employer: %w", err)
+	}
+	devID := Plain(h.REP.Desenvolvedor)
+	devTipo := "1"
+	if devID != "" {
+		if devTipo, err = tipoDocumento(devID); err != nil {
+			return "", fmt.Errorf("afd: developer: %w", err)
+		}
+	}
+	zone := time.FixedZone("", h.OffsetMinutes*60)
+	s := "000000000" + "1" + tipo + num(id, 14) + blankOrNum(Plain(h.CNOCAEPF), 14) +
+		alpha(h.RazaoSocial, 150) + num(Plain(h.REP.INPI), 17) +
+		h.Inicio.Format(time.DateOnly) + h.Fim.Format(time.DateOnly) + h.Geracao.In(zone).Format(dh) +
+		Layout + devTipo + num(devID, 14) + alpha("", 30)
+	return withCRC(s, Len1)
+}
+
+// Linha5 renders an employee record, with its CRC.
+func Linha5(e Empregado) (string, error) {
+	switch {
+	case e.NSR < 1 || e.NSR > 999_999_999:
+		return "", fmt.Errorf("afd: NSR %d out of range", e.NSR)
+	case e.Operacao != "I" && e.Operacao != "A" && e.Operacao != "E":
+		return "", fmt.Errorf("afd: operation %q", e.Operacao)
+	}
+	cpf := digits(e.CPF)
+	if cpf == "" || len(cpf) > 12 {
+		return "", fmt.Errorf("afd: CPF must have 1 to 12 digits")
+	}
+	zone := time.FixedZone("", e.OffsetMinutes*60)
+	s := fmt.Sprintf("%09d5", e.NSR) + e.Gravacao.In(zone).Format(dh) + e.Operacao + num(cpf, 12) +
+		alpha(e.Nome, 52) + alpha("", 4) + num(digits(e.Responsavel), 11)
+	return withCRC(s, Len5)
+}
+
+// Linha7 renders a punch: the hashed prefix followed by its stored hash.
+func Linha7(m Marcacao, hash string) (string, error) {
+	p, err := Prefix7(m)
+	if err != nil {
+		return "", err
+	}
+	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" {
+		return "", fmt.Errorf("afd: NSR %d: malformed hash", m.NSR)
+	}
+	return p + hash, nil
+}
+
+// Linha9 renders the trailer.
+func Linha9(t Trailer) string {
+	return fmt.Sprintf("999999999%09d%09d%09d%09d%09d%09d9", t[2], t[3], t[4], t[5], t[6], t[7])
+}
+
+// LinhaAssinatura is the last line of a REP-P's AFD.
+func LinhaAssinatura() string { return alpha(AssinaturaP7S, LenAssinatura) }
+
+// NomeArquivo is the file name the layout gives a REP-P's AFD:
+// "AFD" + INPI number + employer's CNPJ/CPF + "REP_P", with .txt.
+func NomeArquivo(rep REP, empregador string) string {
+	return "AFD" + Plain(rep.INPI) + Plain(empregador) + "REP_P.txt"
+}
+
+func withCRC(s string, size int) (string, error) {
+	if utf8.RuneCountInString(s) != size-4 {
+		return "", fmt.Errorf("afd: record of %d characters, want %d", utf8.RuneCountInString(s)+4, size)
+	}
+	b, err := charmap.ISO8859_1.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		return "", fmt.Errorf("afd: not ISO-8859-1: %w", err)
+	}
+	return s + crcField(b), nil
+}
+
+// tipoDocumento is "1" for a CNPJ (14 characters) and "2" for a CPF (11
+// digits).
+func tipoDocumento(id string) (string, error) {
+	switch len(id) {
+	case 14:
+		return "1", nil
+	case 11:
+		return "2", nil
+	}
+	return "", fmt.Errorf("want a CNPJ (14) or CPF (11), got %d characters", len(id))
+}
+
+// num right-aligns a numeric field with zeros; longer values are an
+// error caught by the record's length check.
+func num(s string, size int) string {
+	if len(s) >= size {
+		return s
+	}
+	return strings.Repeat("0", size-len(s)) + s
+}
+
+// blankOrNum writes an optional numeric field: blank when absent.
+func blankOrNum(s string, size int) string {
+	if s == "" {
+		return strings.Repeat(" ", size)
+	}
+	return num(s, size)
+}
+
+// alpha left-aligns a text field, padded with spaces and cut at size
+// characters. Characters outside ISO-8859-1 become "?" and control
+// characters a space, so that the record keeps its width.
+func alpha(s string, size int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == size {
+			break
+		}
+		switch {
+		case r < 0x20 || (r >= 0x7f && r < 0xa0):
+			r = ' '
+		case r > 0xff:
+			r = '?'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String() + strings.Repeat(" ", size-n)
+}
+
+// Plain keeps the digits and (upper-cased) letters of a document number:
+// "12.ABC.345/01DE-35" becomes "12ABC34501DE35".
+func Plain(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if (r >= '0' && r <= '9') || (r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ResponsavelSistema is field 8 of the type-5 records ponto writes: the
+// CPF of the person responsible for the change. Inclusions and
+// alterations are recorded by the system at the employee's first punch
+// after them, and the company account that registered the employee has no
+// CPF, so the field is zeros (docs/compliance.md).
+const ResponsavelSistema = "00000000000"

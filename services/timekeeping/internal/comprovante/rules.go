@@ -1,0 +1,76 @@
+package comprovante
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/internal/documento"
+	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+)
+
+// Titulo is the receipt's title, as Portaria 671 names it.
+const Titulo = "Comprovante de Registro de Ponto do Trabalhador"
+
+// coletores names the collector codes.
+var coletores = map[string]string{
+	afd.ColetorMobile: "aplicativo mobile", afd.ColetorBrowser: "navegador (browser)",
+	afd.ColetorDesktop: "aplicativo desktop", afd.ColetorDevice: "dispositivo eletrônico",
+	afd.ColetorOutro: "outro dispositivo eletrônico",
+}
+
+// PDF renders the receipt of punch m of employee nome at company emp:
+// the title, the employer (legal name and CNPJ), the work place, the REP-P's
+// INPI number, the employee (name and CPF), the punch's date and time, its
+// NSR and its SHA-256 hash, plus when it was recorded and how.
+func PDF(m Marcacao, nome string, emp empresa.Empresa, rep afd.REP) ([]byte, error) {
+	zone := time.FixedZone("", m.OffsetMinutes*60)
+	local := m.Horario.In(zone)
+	p := documento.New(Titulo, m.Horario, false)
+	p.Section("Empregador")
+	p.Field("Razão social", emp.RazaoSocial)
+	p.Field("CNPJ", emp.CNPJ)
+	p.Field("Local de prestação do serviço", localTrabalho(m))
+	p.Section("REP-P")
+	p.Field("Número de registro no INPI", inpi(rep))
+	p.Section("Trabalhador")
+	p.Field("Nome", nome)
+	p.Field("CPF", documento.CPF(m.CPF))
+	p.Section("Marcação")
+	p.Field("Data", local.Format("02/01/2006"))
+	p.Field("Horário", local.Format("15:04")+" (UTC"+local.Format("-07:00")+")")
+	p.Field("NSR", fmt.Sprintf("%09d", m.NSR))
+	p.Field("Gravada em", local.Format("02/01/2006 15:04:05"))
+	p.Field("Coletor", coletores[m.Coletor]+" (on-line)")
+	p.Field("Posição informada", m.Localizacao)
+	p.Mono("Código hash (SHA-256)", m.Hash)
+	return p.Bytes()
+}
+
+// localTrabalho names the work place the punch was checked against: the
+// nearest active place of the company, saying when the punch was outside
+// its radius.
+func localTrabalho(m Marcacao) string {
+	if m.LocalNome == nil {
+		return "não cadastrado"
+	}
+	s := *m.LocalNome
+	if m.LocalEndereco != nil && *m.LocalEndereco != "" {
+		s += " - " + *m.LocalEndereco
+	}
+	if m.Fora != nil && *m.Fora && m.Distancia != nil {
+		s += " (marcação fora do raio do local, a " + strconv.Itoa(*m.Distancia) + " m)"
+	}
+	return s
+}
+
+func inpi(rep afd.REP) string {
+	if rep.INPI == "" {
+		return "não informado"
+	}
+	return rep.INPI
+}
+
+// FileName is the receipt's download name.
+func FileName(m Marcacao) string { return fmt.Sprintf("comprovante-%09d.pdf", m.NSR) }

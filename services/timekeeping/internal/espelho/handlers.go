@@ -1,0 +1,160 @@
+// Package espelho serves an employee's monthly timesheet (espelho de
+// ponto): GET /registropontos/funcionario/{funcionarioId}/espelho?mes=
+// YYYY-MM&formato=json|pdf. It shows the employer and the employee, the
+// period, the contractual schedule, the original punches and the treated
+// ones (included or disregarded, with the adjustment's reason), and each
+// day's figures with the CLT rules of the department report (package
+// relatorio computes them, package clt holds the rules).
+package espelho
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+	"github.com/ponto/ponto/services/timekeeping/internal/registro"
+	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// Handlers serve the timesheet.
+type Handlers struct {
+	store     *Store
+	days      *relatorio.Store
+	employees *employee.Client
+	companies *empresa.Client
+	clock     *clock.Clock
+}
+
+// NewHandlers returns the handlers.
+func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *empresa.Client,
+	clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk}
+}
+
+// Public mounts the route on r, which must already verify the token.
+func (h *Handlers) Public(r fiber.Router) {
+	r.Get("/registropontos/funcionario/:funcionarioId/espelho",
+		jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleFuncionario), h.get)
+}
+
+// get is the route: 200 JSON or application/pdf. The company sees its
+// employees' timesheets, an employee only his own (404 otherwise, as for
+// another company's employee).
+func (h *Handlers) get(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	inicio, pdf, err := readQuery(c, h.clock.Today())
+	if err != nil {
+		return err
+	}
+	if caller.Role == jwtauth.RoleFuncionario && caller.FuncionarioID != id {
+		return registro.ErrNotFound
+	}
+	e, err := h.build(c, caller.EmpresaID, id, inicio)
+	if err != nil {
+		return err
+	}
+	if !pdf {
+		return c.JSON(e)
+	}
+	b, err := PDF(e, h.clock.Now())
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	c.Set(fiber.HeaderContentType, "application/pdf")
+	c.Set(fiber.HeaderContentDisposition, `inline; filename="espelho-`+e.Periodo.Mes+`-`+
+		itoa(e.Funcionario.ID)+`.pdf"`)
+	return c.Send(b)
+}
+
+// readQuery reads mes (YYYY-MM, default this month, from 2000-01 up to
+// this month) and formato (json or pdf).
+func readQuery(c *fiber.Ctx, today time.Time) (inicio time.Time, pdf bool, err error) {
+	inicio = time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if s := c.Query("mes"); s != "" {
+		m, perr := time.Parse("2006-01", s)
+		if perr != nil || m.Before(request.Earliest) || m.After(inicio) {
+			return inicio, false, apierr.Invalid(map[string]string{"mes": "mês inválido (use AAAA-MM, de 2000-01 até o mês atual)"})
+		}
+		inicio = m
+	}
+	switch c.Query("formato", "json") {
+	case "json":
+	case "pdf":
+		pdf = true
+	default:
+		return inicio, false, apierr.Invalid(map[string]string{"formato": "use json ou pdf"})
+	}
+	return inicio, pdf, nil
+}
+
+// build gathers the timesheet of employee id of company empresaID for the
+// month starting inicio.
+func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (Espelho, error) {
+	ctx := c.UserContext()
+	f, err := h.employees.Funcionario(ctx, empresaID, id)
+	if err != nil {
+		return Espelho{}, err
+	}
+	escala, err := h.employees.Escala(ctx, id)
+	if err != nil {
+		return Espelho{}, err
+	}
+	emp, err := h.companies.Get(ctx, empresaID)
+	if err != nil {
+		return Espelho{}, err
+	}
+	fim := inicio.AddDate(0, 1, -1)
+	ate := fim
+	if today := h.clock.Today(); today.Before(fim) {
+		ate = today // days to come have nothing to show yet
+	}
+	zone := h.clock.Zone()
+	p, err := relatorio.ParamsFor(empresaID, inicio, ate, zone.String(), f, escala)
+	if err != nil {
+		return Espelho{}, err
+	}
+	days, err := h.days.Days(ctx, p)
+	if err != nil {
+		return Espelho{}, err
+	}
+	relatorio.Apurar(days, p)
+	punches, err := h.store.punches(ctx, empresaID, id, inicio, ate)
+	if err != nil {
+		return Espelho{}, err
+	}
+	byDay := map[string][]punch{}
+	for _, x := range punches {
+		k := x.Jornada.Format(time.DateOnly)
+		byDay[k] = append(byDay[k], x)
+	}
+	out := Espelho{
+		Empregador:  Empregador{RazaoSocial: emp.RazaoSocial, Nome: emp.Nome, CNPJ: emp.CNPJ},
+		Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, CPF: f.CPF, Cargo: f.Cargo},
+		Periodo: Periodo{Mes: inicio.Format("2006-01"), Inicio: inicio.Format(time.DateOnly), Fim: fim.Format(time.DateOnly),
+			ApuradoAte: ate.Format(time.DateOnly), EscalaNome: escala.Nome, EscalaID: escala.ID,
+			GeradoEm: clock.FormatISO(h.clock.Now())},
+		FusoHorario:       zone.String(),
+		HorarioContratual: horarios(escala),
+		Dias:              make([]Dia, 0, len(days)),
+		Totais:            relatorio.Somar(days),
+	}
+	for _, d := range days {
+		orig, trat, desc := tratar(byDay[d.Data], zone)
+		out.Dias = append(out.Dias, Dia{Dia: d, DiaSemana: diasSemana[weekday(d.Data)], MarcacoesOriginais: orig,
+			MarcacoesTratadas: trat, Desconsideradas: desc})
+	}
+	return out, nil
+}

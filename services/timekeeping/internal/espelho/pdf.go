@@ -1,0 +1,112 @@
+package espelho
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ponto/ponto/services/timekeeping/internal/documento"
+)
+
+// Titulo is the timesheet's title.
+const Titulo = "Espelho de Ponto"
+
+// PDF renders e (landscape A4): employer, employee, period, contractual
+// schedule, one row per day (treated punches and figures), the treatments
+// with their reasons, the totals and the legend of the alerts.
+func PDF(e Espelho, now time.Time) ([]byte, error) {
+	p := documento.New(Titulo+" - "+e.Periodo.Mes, now, true)
+	p.Field("Empregador", e.Empregador.RazaoSocial+" (CNPJ "+e.Empregador.CNPJ+")")
+	p.Field("Trabalhador", e.Funcionario.Nome+" (CPF "+e.Funcionario.CPF+") - "+e.Funcionario.Cargo)
+	p.Field("Período", e.Periodo.Inicio+" a "+e.Periodo.Fim+" (apurado até "+e.Periodo.ApuradoAte+", fuso "+e.FusoHorario+")")
+	p.Section("Horário contratual: " + e.Periodo.EscalaNome)
+	var hc [][]string
+	for _, h := range e.HorarioContratual {
+		hc = append(hc, []string{h.DiaSemana, h.Entrada, h.SaidaAlmoco, h.RetornoAlmoco, h.Saida, horas(h.MinutosPrevistos)})
+	}
+	p.Table([]float64{35, 25, 25, 25, 25, 25}, []string{"Dia", "Entrada", "Saída almoço", "Retorno", "Saída", "Previstas"}, hc)
+
+	p.Section("Marcações e apuração")
+	var rows [][]string
+	var tratamentos []string
+	for _, d := range e.Dias {
+		var ms []string
+		for _, m := range d.MarcacoesTratadas {
+			s := m.Horario
+			if m.Origem == OrigemIncluida {
+				s += "*"
+			}
+			ms = append(ms, s)
+		}
+		rows = append(rows, []string{d.Data, d.DiaSemana, strings.Join(ms, " "), horas(d.MinutosTrabalhados),
+			horas(d.MinutosPrevistos), horas(d.MinutosExtras50), horas(d.MinutosExtras100), horas(d.MinutosAtraso),
+			horas(d.MinutosNoturnos) + " (" + horas(d.MinutosNoturnosReduzidos) + ")", horas(d.SaldoMinutos), ocorrencias(d)})
+		for _, x := range d.Desconsideradas {
+			tratamentos = append(tratamentos, fmt.Sprintf("%s: marcação das %s desconsiderada; incluída às %s. Motivo: %s",
+				d.Data, x.Horario, incluida(d, x.RegistroID), x.Motivo))
+		}
+	}
+	p.Table([]float64{20, 24, 52, 15, 15, 15, 15, 15, 22, 16, 58},
+		[]string{"Data", "Dia", "Marcações (* incluída)", "Trab.", "Prev.", "HE 50%", "HE 100%", "Atraso", "Not. (red.)", "Saldo", "Ocorrências"},
+		rows)
+	if len(tratamentos) > 0 {
+		p.Section("Tratamentos")
+		for _, s := range tratamentos {
+			p.Text(s)
+		}
+	}
+	t := e.Totais
+	p.Section("Totais")
+	p.Field("Horas trabalhadas", horas(t.MinutosTrabalhados)+" de "+horas(t.MinutosPrevistos)+" previstas; saldo "+horas(t.SaldoMinutos))
+	p.Field("Horas extras", horas(t.MinutosExtras50)+" a 50%, "+horas(t.MinutosExtras100)+" a 100%")
+	p.Field("Atrasos", horas(t.MinutosAtraso))
+	p.Field("Adicional noturno", horas(t.MinutosNoturnos)+" (hora reduzida: "+horas(t.MinutosNoturnosReduzidos)+")")
+	p.Field("Faltas", strconv.Itoa(t.Faltas))
+	p.Text("Tolerância do art. 58, §1º da CLT: variações de até 5 minutos por marcação e 10 por dia não são " +
+		"computadas. Alertas: intervalo insuficiente (art. 71), descanso entre jornadas inferior a 11 horas " +
+		"(art. 66), mais de 2 horas extras no dia (art. 59), marcação fora do local de trabalho.")
+	return p.Bytes()
+}
+
+// ocorrencias lists a day's holiday, absence, tolerance, incompleteness
+// and alerts.
+func ocorrencias(d Dia) string {
+	var s []string
+	if d.Feriado != nil {
+		s = append(s, "feriado: "+*d.Feriado)
+	}
+	if d.Falta {
+		s = append(s, "falta")
+	}
+	if d.ToleranciaAplicada {
+		s = append(s, "tolerância")
+	}
+	if d.Incompleto {
+		s = append(s, "incompleto")
+	}
+	if d.AjustesPendentes > 0 {
+		s = append(s, "ajuste pendente")
+	}
+	return strings.Join(append(s, d.Alertas...), ", ")
+}
+
+func incluida(d Dia, registroID int64) string {
+	for _, m := range d.MarcacoesTratadas {
+		if m.RegistroID == registroID {
+			return m.Horario
+		}
+	}
+	return ""
+}
+
+// horas writes minutes as H:MM ("-0:20" when negative).
+func horas(m int) string {
+	sign := ""
+	if m < 0 {
+		sign, m = "-", -m
+	}
+	return fmt.Sprintf("%s%d:%02d", sign, m/60, m%60)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,158 @@
+// Package feriado keeps a company's holiday calendar
+// (POST/GET /registropontos/feriados, DELETE /registropontos/feriados/{data}):
+// on a holiday no work is expected and work done is overtime at 100%
+// (package clt). Only the company manages it.
+package feriado
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+const nomeMax = 100
+
+var (
+	errDuplicado = apierr.Conflict("feriado_duplicado", "já existe um feriado nesta data")
+	errNotFound  = apierr.NotFound("feriado não encontrado")
+)
+
+// Feriado is a holiday as the routes show it.
+type Feriado struct {
+	Data string `json:"data"`
+	Nome string `json:"nome"`
+}
+
+// Handlers serve the calendar.
+type Handlers struct {
+	db    *pgxpool.Pool
+	clock *clock.Clock
+}
+
+// NewHandlers returns the handlers over db.
+func NewHandlers(db *pgxpool.Pool, clk *clock.Clock) *Handlers { return &Handlers{db: db, clock: clk} }
+
+// Public mounts the company routes on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
+	r.Post("/registropontos/feriados", empresa, h.create)
+	r.Get("/registropontos/feriados", empresa, h.list)
+	r.Delete("/registropontos/feriados/:data", empresa, h.remove)
+}
+
+type input struct {
+	Data string `json:"data"`
+	Nome string `json:"nome"`
+}
+
+// check validates a holiday: data YYYY-MM-DD (2000 to 2100), nome 1 to
+// 100 characters without surrounding blanks.
+func (in input) check() (time.Time, error) {
+	v := validate.Errors{}
+	d, ok := validate.DateISO(in.Data)
+	v.Check(ok && !d.Before(request.Earliest) && d.Year() <= 2100, "data", "data inválida (use AAAA-MM-DD, de 2000 a 2100)")
+	n := utf8.RuneCountInString(in.Nome)
+	v.Check(n >= 1 && n <= nomeMax && strings.TrimSpace(in.Nome) == in.Nome, "nome",
+		"de 1 a 100 caracteres, sem espaços nas pontas")
+	return d, v.Err()
+}
+
+// create is POST /registropontos/feriados {"data", "nome"}: 200 with the
+// holiday; 409 feriado_duplicado when the date already has one.
+func (h *Handlers) create(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	var in input
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	d, err := in.check()
+	if err != nil {
+		return err
+	}
+	_, err = h.db.Exec(c.UserContext(), `INSERT INTO feriados (empresa_id, data, nome, criado_em) VALUES ($1, $2, $3, $4)`,
+		caller.EmpresaID, d, in.Nome, h.clock.Now())
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return errDuplicado
+	}
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	return c.JSON(Feriado{Data: d.Format(time.DateOnly), Nome: in.Nome})
+}
+
+// list is GET /registropontos/feriados?ano=YYYY (default this year): 200
+// {"ano", "itens"} in date order.
+func (h *Handlers) list(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	ano := h.clock.Today().Year()
+	if s := c.Query("ano"); s != "" {
+		if ano, err = strconv.Atoi(s); err != nil || ano < 2000 || ano > 2100 {
+			return apierr.Invalid(map[string]string{"ano": "ano entre 2000 e 2100"})
+		}
+	}
+	itens, err := List(c.UserContext(), h.db, caller.EmpresaID, time.Date(ano, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(ano, 12, 31, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"ano": ano, "itens": itens})
+}
+
+// List returns company empresaID's holidays in [inicio, fim].
+func List(ctx context.Context, db *pgxpool.Pool, empresaID int64, inicio, fim time.Time) ([]Feriado, error) {
+	rows, _ := db.Query(ctx, `SELECT data, nome FROM feriados WHERE empresa_id = $1 AND data BETWEEN $2 AND $3
+		ORDER BY data`, empresaID, inicio, fim)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Feriado, error) {
+		var d time.Time
+		var f Feriado
+		err := row.Scan(&d, &f.Nome)
+		f.Data = d.Format(time.DateOnly)
+		return f, err
+	})
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	return out, nil
+}
+
+// remove is DELETE /registropontos/feriados/{data}: 204, or 404.
+func (h *Handlers) remove(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	d, err := request.Date(c.Params("data"), "data")
+	if err != nil {
+		return err
+	}
+	tag, err := h.db.Exec(c.UserContext(), `DELETE FROM feriados WHERE empresa_id = $1 AND data = $2`, caller.EmpresaID, d)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errNotFound
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
