@@ -50,7 +50,8 @@ type Options struct {
 	DataDir string
 	// RoutesFile is the route table (default <root>/charts/ponto/routes.yaml).
 	RoutesFile string
-	// OpenAPIFile, when set, is served by the gateway at /openapi.yaml.
+	// OpenAPIFile is served by the gateway at /openapi.yaml (default
+	// <root>/api/openapi.yaml when that file exists; none otherwise).
 	OpenAPIFile string
 
 	// GatewayAddr is host:port for the gateway (default 127.0.0.1:0).
@@ -75,6 +76,11 @@ type Options struct {
 	DBPrefix string
 	DBSuffix string
 
+	// ServiceEnv adds environment variables ("KEY=value") to one service by
+	// name, e.g. "auth": {"AUTH_SMTP_ADDR=127.0.0.1:2525"}. They come after
+	// the stack's own, so they win.
+	ServiceEnv map[string][]string
+
 	LogLevel string // default "info"
 	// SkipBuild uses the binaries already in BinDir.
 	SkipBuild bool
@@ -83,6 +89,10 @@ type Options struct {
 	// Output receives every child's lines, prefixed (default os.Stdout).
 	Output io.Writer
 }
+
+// DefaultOpenAPIFile is the public API's OpenAPI document, relative to the
+// repository root.
+const DefaultOpenAPIFile = "api/openapi.yaml"
 
 // Defaults are the options of make run: gateway on 8080, services on
 // 8081..8085 (public) and 9081..9085 (internal), MinIO on 9000/9001 and
@@ -141,9 +151,18 @@ func (o *Options) resolvePaths() error {
 	setDefault(&o.ToolsDir, filepath.Join(o.RepoRoot, "bin"))
 	setDefault(&o.DataDir, filepath.Join(o.RepoRoot, ".data"))
 	setDefault(&o.RoutesFile, filepath.Join(o.RepoRoot, routes.DefaultFile))
+	if o.OpenAPIFile == "" {
+		// A checkout without the document still runs, without /openapi.yaml.
+		if def := filepath.Join(o.RepoRoot, DefaultOpenAPIFile); fileExists(def) {
+			o.OpenAPIFile = def
+		}
+	}
 	// Children run with other working directories; paths must not depend
 	// on ours.
-	for _, p := range []*string{&o.RepoRoot, &o.BinDir, &o.ToolsDir, &o.DataDir, &o.RoutesFile} {
+	for _, p := range []*string{&o.RepoRoot, &o.BinDir, &o.ToolsDir, &o.DataDir, &o.RoutesFile, &o.OpenAPIFile} {
+		if *p == "" {
+			continue
+		}
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			return err
@@ -151,6 +170,11 @@ func (o *Options) resolvePaths() error {
 		*p = abs
 	}
 	return nil
+}
+
+func fileExists(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
 }
 
 // resolvePorts copies the caller's map and replaces every 0 by a free

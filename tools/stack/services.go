@@ -43,7 +43,7 @@ var services = []service{
 }
 
 // env is the configuration a service gets, on top of the stack's own
-// environment.
+// environment; Options.ServiceEnv comes last.
 func (o *Options) env(s service) []string {
 	p := o.Ports[s.name]
 	env := []string{
@@ -64,7 +64,8 @@ func (o *Options) env(s service) []string {
 	if s.db {
 		env = append(env, "DB_URL="+o.databaseURL(o.databaseName(s.name)))
 	}
-	return append(env, o.extraEnv(s.name)...)
+	env = append(env, o.extraEnv(s.name)...)
+	return append(env, o.ServiceEnv[s.name]...)
 }
 
 // extraEnv is the configuration only one service has.

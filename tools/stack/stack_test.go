@@ -112,6 +112,46 @@ func TestEnv(t *testing.T) {
 	}
 }
 
+func TestServiceEnvComesLast(t *testing.T) {
+	o := Defaults()
+	o.ServiceEnv = map[string][]string{"auth": {"REDIS_ADDR=127.0.0.1:1", "AUTH_SMTP_TLS=none"}}
+	o, err := o.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := o.env(services[0])
+	if got := env[len(env)-2:]; !slices.Equal(got, []string{"REDIS_ADDR=127.0.0.1:1", "AUTH_SMTP_TLS=none"}) {
+		t.Fatalf("auth env ends with %v; want ServiceEnv last so that it wins", got)
+	}
+	if env := o.env(services[1]); slices.Contains(env, "AUTH_SMTP_TLS=none") {
+		t.Fatal("company-billing got auth's ServiceEnv")
+	}
+}
+
+func TestOpenAPIFileDefault(t *testing.T) {
+	root := t.TempDir()
+	o, err := Options{RepoRoot: root}.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.OpenAPIFile != "" {
+		t.Fatalf("OpenAPIFile = %q without %s; want none", o.OpenAPIFile, DefaultOpenAPIFile)
+	}
+	file := filepath.Join(root, DefaultOpenAPIFile)
+	if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("openapi: 3.0.3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = (Options{RepoRoot: root}).resolve(); err != nil || o.OpenAPIFile != file {
+		t.Fatalf("OpenAPIFile = %q, %v; want %s", o.OpenAPIFile, err, file)
+	}
+	if o, err = (Options{RepoRoot: root, OpenAPIFile: "other.yaml"}).resolve(); err != nil || !filepath.IsAbs(o.OpenAPIFile) || filepath.Base(o.OpenAPIFile) != "other.yaml" {
+		t.Fatalf("OpenAPIFile = %q, %v; want the one given, made absolute", o.OpenAPIFile, err)
+	}
+}
+
 func TestLineWriterPrefixesWholeLines(t *testing.T) {
 	var buf testOutput
 	out := newOutput(&buf)

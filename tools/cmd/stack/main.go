@@ -73,7 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (stack.Options, error) {
 	}
 	fs.StringVar(&opts.GatewayAddr, "gateway", opts.GatewayAddr, "endereço do gateway (host:porta)")
 	fs.StringVar(&opts.LogLevel, "log-level", "info", "LOG_LEVEL dos serviços: debug, info, warn ou error")
-	fs.StringVar(&opts.OpenAPIFile, "openapi", "", "arquivo servido pelo gateway em /openapi.yaml (opcional)")
+	fs.StringVar(&opts.OpenAPIFile, "openapi", "", "arquivo servido pelo gateway em /openapi.yaml (padrão: "+stack.DefaultOpenAPIFile+" do repositório)")
 	fs.BoolVar(&opts.SkipBuild, "no-build", false, "usar os binários já em bin/ sem compilar")
 	if err := fs.Parse(args); err != nil {
 		return opts, err
