@@ -93,6 +93,9 @@ func TestEmployeeCodeFlow(t *testing.T) {
 	if _, ok := user["password"]; ok {
 		t.Error("user carries a password")
 	}
+	if v, ok := user["codeVerify"]; !ok || v != nil {
+		t.Errorf("user.codeVerify = %v, want null: the login-code hash stays internal", v)
+	}
 	c := h.verify(h.verifier(), a.str("token"))
 	if c.Role != jwtauth.RoleFuncionario || c.EmpresaID != empresaID || c.FuncionarioID != funcID || c.Subject != "funcionario:700" {
 		t.Errorf("claims %+v", c)

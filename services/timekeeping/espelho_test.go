@@ -102,7 +102,10 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 			ID        int64
 			Nome, CPF string
 		}
-		Periodo           struct{ Mes, Inicio, Fim, ApuradoAte string }
+		Periodo struct {
+			Mes, Inicio, Fim, ApuradoAte string
+			TotalDeDias, DiasApurados    int
+		}
 		HorarioContratual []struct{ DiaSemana, Entrada, SaidaAlmoco, RetornoAlmoco, Saida string }
 		Dias              []espelhoDia
 		Totais            espelhoTotais
@@ -113,6 +116,10 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 		len(esp.HorarioContratual) != 5 || esp.HorarioContratual[0].DiaSemana != "segunda-feira" ||
 		esp.HorarioContratual[0].SaidaAlmoco != "12:00" || esp.HorarioContratual[4].Saida != "17:00" {
 		t.Fatalf("header: %s", r.body)
+	}
+	if ate, err := time.Parse(time.DateOnly, esp.Periodo.ApuradoAte); err != nil ||
+		esp.Periodo.TotalDeDias != 31 || esp.Periodo.DiasApurados != ate.Day() {
+		t.Fatalf("period counts: %+v", esp.Periodo)
 	}
 	days := map[string]espelhoDia{}
 	for _, d := range esp.Dias {

@@ -58,7 +58,7 @@ func (e *Employees) get(ctx context.Context, path string) (Funcionario, bool, er
 }
 
 // decodeFuncionario keeps the view as the profile, minus a password field
-// should one ever appear in it: the employee service promises never to
+// and the login-code hash, should they appear in it: the employee service promises never to
 // send one, and a login answer is the wrong place to find out it did.
 func decodeFuncionario(raw json.RawMessage) (Funcionario, error) {
 	var f Funcionario
@@ -73,6 +73,12 @@ func decodeFuncionario(raw json.RawMessage) (Funcionario, error) {
 		return f, fmt.Errorf("employee view: %w", err)
 	}
 	delete(fields, "password")
+	// The internal view carries the hash of the latest login code for
+	// auth's own use; public answers show it as null, as the employee
+	// service's public routes do.
+	if _, ok := fields["codeVerify"]; ok {
+		fields["codeVerify"] = json.RawMessage("null")
+	}
 	profile, err := json.Marshal(fields)
 	if err != nil {
 		return f, err

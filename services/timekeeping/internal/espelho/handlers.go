@@ -145,7 +145,7 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, CPF: f.CPF, Cargo: f.Cargo},
 		Periodo: Periodo{Mes: inicio.Format("2006-01"), Inicio: inicio.Format(time.DateOnly), Fim: fim.Format(time.DateOnly),
 			ApuradoAte: ate.Format(time.DateOnly), EscalaNome: escala.Nome, EscalaID: escala.ID,
-			GeradoEm: clock.FormatISO(h.clock.Now())},
+			GeradoEm: clock.FormatISO(h.clock.Now()), TotalDeDias: fim.Day(), DiasApurados: daysBetween(inicio, ate)},
 		FusoHorario:       zone.String(),
 		HorarioContratual: horarios(escala),
 		Dias:              make([]Dia, 0, len(days)),
@@ -157,4 +157,13 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 			MarcacoesTratadas: trat, Desconsideradas: desc})
 	}
 	return out, nil
+}
+
+// daysBetween counts the calendar days from a to b, both included; none
+// when b is before a (a month that has not started).
+func daysBetween(a, b time.Time) int {
+	if b.Before(a) {
+		return 0
+	}
+	return int(b.Sub(a).Round(time.Hour).Hours()/24) + 1
 }
