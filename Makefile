@@ -25,8 +25,16 @@ run: services dev-tools ## Start the whole stack on 127.0.0.1 (gateway :8080); C
 	$(STACK)
 
 .PHONY: test
-test: services dev-tools fmt-check vet k8s-check ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock.
+test: services dev-tools fmt-check vet k8s-check bench-short ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock.
 	$(STACK) deps -- go test -race -count=1 $(PACKAGES)
+
+.PHONY: bench
+bench: services dev-tools ## Benchmark against this machine's own floors: seeds 100 companies × 100 employees and a month of punches, prints req/s, p50, p99 and ratios, saves JSON in .data/bench (docs/performance.md). BENCH_FLAGS=-pprof saves CPU profiles.
+	go run ./tools/cmd/bench $(BENCH_FLAGS)
+
+.PHONY: bench-short
+bench-short: services dev-tools ## The benchmark on a small seed, ~2 s per workload: fails only if a request fails; asserts no speed.
+	go run ./tools/cmd/bench -short
 
 .PHONY: fmt-check
 fmt-check: ## Fail when a Go file is not gofmt-formatted.

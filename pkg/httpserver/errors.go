@@ -3,10 +3,15 @@ package httpserver
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ponto/ponto/pkg/apierr"
 )
@@ -45,7 +50,15 @@ var fiberErrors = map[int]*apierr.Error{
 
 func translate(err error) *apierr.Error {
 	if e, ok := apierr.As(err); ok {
+		// A handler that filed a failure as internal cannot know that
+		// the dependency behind it was down; the client should hear so.
+		if e.Status == http.StatusInternalServerError && dependencyDown(err) {
+			return apierr.Unavailable("dependency", err)
+		}
 		return e
+	}
+	if dependencyDown(err) {
+		return apierr.Unavailable("dependency", err)
 	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
@@ -60,4 +73,25 @@ func translate(err error) *apierr.Error {
 		return apierr.Unavailable("deadline", err)
 	}
 	return apierr.Internal(err)
+}
+
+// dependencyDown recognises, in an error a handler passed up unclassified,
+// a dependency that could not be reached or went away mid-request: network
+// errors (PostgreSQL, Redis, MinIO, peers), a connection closed under the
+// query, and PostgreSQL's connection-exception (08) and
+// operator-intervention (57, e.g. shutting down) classes.
+func dependencyDown(err error) bool {
+	var ne net.Error
+	var pe *pgconn.PgError
+	var ce *pgconn.ConnectError
+	switch {
+	case errors.As(err, &ne), errors.As(err, &ce):
+		return true
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNRESET):
+		return true
+	case errors.As(err, &pe):
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57")
+	}
+	return pgconn.SafeToRetry(err)
 }

@@ -6,13 +6,17 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/middleware/pprof"
 )
 
 // routeProbes serves, on the internal listener: /healthz (liveness: the
 // process answers; it never looks at dependencies, so a database outage
 // does not get every pod restarted), /readyz (readiness: every dependency
-// answers its ping) and /metrics.
+// answers its ping) and /metrics; with Config.Pprof also /debug/pprof/.
 func (s *Server) routeProbes() {
+	if s.cfg.Pprof {
+		s.Internal.Use(pprof.New())
+	}
 	s.Internal.Get("/healthz", func(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"status": "ok"})
 	})

@@ -31,6 +31,10 @@ type Config struct {
 	ShutdownDelay   time.Duration `conf:"default:0s,help:time readiness fails before draining so that load balancers stop sending"`
 	ReadyTimeout    time.Duration `conf:"default:2s,help:deadline for the dependency pings of /readyz"`
 	BodyLimit       int           `conf:"default:1048576,help:largest request body accepted in bytes"`
+	// Pprof serves net/http/pprof on the internal listener only (never the
+	// public one): profiles show internals and cost CPU, so they are off
+	// unless someone is measuring (make bench -pprof).
+	Pprof bool `conf:"default:false,help:serve /debug/pprof/ on the internal listener (profiling)"`
 }
 
 // Validate rejects settings that would make the server unusable.

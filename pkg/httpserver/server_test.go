@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
@@ -248,6 +251,31 @@ func TestProbesAndMetrics(t *testing.T) {
 	}
 }
 
+// pprof is off by default and, when on, served on the internal listener
+// only.
+func TestPprof(t *testing.T) {
+	off := start(t, testConfig(), nil)
+	if a := call(t, "GET", off.internal+"/debug/pprof/", nil, nil); a.status != 404 {
+		t.Fatalf("pprof served without HTTP_PPROF: %d", a.status)
+	}
+	cfg := testConfig()
+	cfg.Pprof = true
+	on := start(t, cfg, nil)
+	if a := call(t, "GET", on.internal+"/debug/pprof/", nil, nil); a.status != 200 || !strings.Contains(a.raw, "goroutine") {
+		t.Fatalf("internal /debug/pprof/ = %d %.200s", a.status, a.raw)
+	}
+	if a := call(t, "GET", on.internal+"/debug/pprof/heap", nil, nil); a.status != 200 || len(a.raw) == 0 {
+		t.Fatalf("internal heap profile = %d, %d bytes", a.status, len(a.raw))
+	}
+	if a := call(t, "GET", on.public+"/debug/pprof/", nil, nil); a.status != 404 {
+		t.Fatalf("pprof exposed publicly: %d", a.status)
+	}
+	// The rest of the internal listener is unchanged.
+	if a := call(t, "GET", on.internal+"/healthz", nil, nil); a.status != 200 {
+		t.Fatalf("healthz with pprof on: %d", a.status)
+	}
+}
+
 // On shutdown, readiness fails at once while an in-flight request is
 // allowed to finish.
 func TestGracefulShutdown(t *testing.T) {
@@ -302,4 +330,24 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("want error mentioning %q, got %v", want, err)
 		}
 	}
+}
+
+// Failures of an unreachable dependency that a handler passes up
+// unclassified, or files as internal, answer 503, not 500.
+func TestDependencyFailuresAre503(t *testing.T) {
+	_, connectErr := pgx.Connect(context.Background(), "postgres://postgres@127.0.0.1:1/x?connect_timeout=2")
+	if connectErr == nil {
+		t.Fatal("connected to a closed port")
+	}
+	_, dialErr := net.Dial("tcp", "127.0.0.1:1")
+	r := start(t, testConfig(), func(s *httpserver.Server) {
+		s.Public.Get("/pg-down", func(c *fiber.Ctx) error { return fmt.Errorf("list: %w", connectErr) })
+		s.Public.Get("/filed-internal", func(c *fiber.Ctx) error { return apierr.Internal(dialErr) })
+		s.Public.Get("/pg-shutdown", func(c *fiber.Ctx) error { return &pgconn.PgError{Code: "57P01"} })
+		s.Public.Get("/pg-constraint", func(c *fiber.Ctx) error { return &pgconn.PgError{Code: "23505"} })
+	})
+	for _, path := range []string{"/pg-down", "/filed-internal", "/pg-shutdown"} {
+		wantError(t, call(t, "GET", r.public+path, nil, nil), 503, "dependencia_indisponivel")
+	}
+	wantError(t, call(t, "GET", r.public+"/pg-constraint", nil, nil), 500, "erro_interno")
 }

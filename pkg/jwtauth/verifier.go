@@ -2,6 +2,7 @@ package jwtauth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -57,6 +58,10 @@ type Verifier struct {
 	// honour the request's context.
 	keyfunc func(ctx context.Context) jwt.Keyfunc
 	parser  *jwt.Parser
+	// verified skips the signature check of a token seen recently (see
+	// cache.go); now is its clock.
+	verified *verifiedCache
+	now      func() time.Time
 }
 
 // NewVerifier builds a Verifier backed by auth's JWKS. It fetches the keys
@@ -126,6 +131,8 @@ func newVerifier(keyfunc func(context.Context) jwt.Keyfunc, issuer, audience str
 			jwt.WithIssuedAt(),
 			jwt.WithLeeway(Leeway),
 		),
+		verified: newVerifiedCache(),
+		now:      time.Now,
 	}
 }
 
@@ -133,7 +140,23 @@ func newVerifier(keyfunc func(context.Context) jwt.Keyfunc, issuer, audience str
 // Errors wrap the golang-jwt sentinels (jwt.ErrTokenExpired, ...),
 // ErrMissingKID, ErrUnknownRole or ErrTenantClaims; they are meant for logs,
 // not for the client.
+//
+// A token verified less than a minute ago is accepted again without its
+// signature check, until it expires (cache.go).
 func (v *Verifier) Verify(ctx context.Context, token string) (*Claims, error) {
+	key := sha256.Sum256([]byte(token))
+	if claims, ok := v.verified.get(key, v.now()); ok {
+		return claims, nil
+	}
+	claims, err := v.verify(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	v.verified.put(key, claims, v.now())
+	return claims, nil
+}
+
+func (v *Verifier) verify(ctx context.Context, token string) (*Claims, error) {
 	lookup := v.keyfunc(ctx)
 	claims := &Claims{}
 	_, err := v.parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {

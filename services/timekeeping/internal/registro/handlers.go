@@ -85,12 +85,8 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, replayed, err := h.store.ClockIn(ctx, Punch{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
+	r, earlier, replayed, err := h.store.ClockIn(ctx, Punch{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
 		CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g})
-	if err != nil {
-		return err
-	}
-	earlier, err := h.store.Earlier(ctx, r, maxEarlier)
 	if err != nil {
 		return err
 	}

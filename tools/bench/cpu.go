@@ -1,0 +1,99 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/tools/routes"
+)
+
+// CPU time per request, by process, is the figure that explains a ratio:
+// it does not move with the machine's load the way req/s does, and it
+// says where a request's cost goes. It is read from /proc (user + system
+// time) at the start and the end of the measured part.
+
+// clockTick is USER_HZ, the unit of /proc/<pid>/stat's times: 100 on
+// every Linux this runs on.
+const clockTick = 100
+
+// procCPU is a process's user+system CPU time so far; 0 when it is gone
+// or /proc is not there.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces; fields after it are
+	// counted from its closing parenthesis. utime and stime are fields
+	// 14 and 15.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / clockTick
+}
+
+// cpuSample is the CPU time of the processes a workload involves.
+type cpuSample map[string]time.Duration
+
+// sampleCPU reads the services, the benchmark itself (load generator and
+// gateway) and the PostgreSQL backends serving the run's databases.
+func (r *runner) sampleCPU(ctx context.Context) cpuSample {
+	out := cpuSample{"bench": procCPU(os.Getpid())}
+	pids := r.stack.PIDs()
+	for i, name := range routes.Services {
+		if i < len(pids) {
+			out[name] = procCPU(pids[i])
+		}
+	}
+	var dbs []string
+	for _, name := range r.stack.DatabaseNames() {
+		dbs = append(dbs, name)
+	}
+	out["postgres"] = backendsCPU(ctx, r.pools["timekeeping"], dbs)
+	return out
+}
+
+// backendsCPU sums the CPU time of the backends connected to dbs. A
+// backend that started during the measurement counts its whole life; one
+// that ended counts nothing: the pools keep theirs open, so both are rare.
+func backendsCPU(ctx context.Context, db *pgxpool.Pool, dbs []string) time.Duration {
+	rows, _ := db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = ANY($1)`, dbs)
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return 0
+	}
+	var total time.Duration
+	for _, pid := range pids {
+		total += procCPU(int(pid))
+	}
+	return total
+}
+
+// CPUPerOp is a workload's CPU milliseconds per operation by process.
+type CPUPerOp map[string]float64
+
+// perOp turns two samples around n operations into milliseconds per op,
+// leaving out processes that spent nothing.
+func perOp(before, after cpuSample, n int64) CPUPerOp {
+	if n <= 0 {
+		return nil
+	}
+	out := CPUPerOp{}
+	for k, a := range after {
+		if d := a - before[k]; d > 0 {
+			out[k] = float64(d.Microseconds()) / 1000 / float64(n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,355 @@
+package bench
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ponto/ponto/tools/bench/floor"
+	"github.com/ponto/ponto/tools/bench/load"
+	"github.com/ponto/ponto/tools/bench/seed"
+)
+
+// Report is one run: what it ran on, the floors, every measurement, the
+// chain check and the targets. It is printed as a table and saved as
+// JSON for later comparison.
+type Report struct {
+	Commit    string        `json:"commit"`
+	Dirty     bool          `json:"arvoreComAlteracoes"`
+	StartedAt time.Time     `json:"inicio"`
+	Short     bool          `json:"curto"`
+	Machine   Machine       `json:"maquina"`
+	Settings  Settings      `json:"parametros"`
+	Seed      *seed.Dataset `json:"dados"`
+	Floors    Floors        `json:"pisos"`
+	Rows      []Row         `json:"medicoes"`
+	Chains    ChainCheck    `json:"cadeias"`
+	Targets   []Target      `json:"metas"`
+	Errors    int64         `json:"erros"`
+	Seconds   float64       `json:"segundos"`
+}
+
+// Settings are the run's knobs.
+type Settings struct {
+	WarmupSeconds   float64 `json:"aquecimentoSegundos"`
+	DurationSeconds float64 `json:"duracaoSegundos"`
+	LogLevel        string  `json:"logLevel"`
+	Pprof           bool    `json:"pprof"`
+}
+
+// Floors are the machine's own figures in this run.
+type Floors struct {
+	PGBench []PGBenchFloor `json:"pgbench,omitempty"`
+	Report  []ReportFloor  `json:"relatorioSQL,omitempty"`
+}
+
+// PGBenchFloor is pgbench run just before a workload, with the CPU per
+// transaction of PostgreSQL and of pgbench itself.
+type PGBenchFloor struct {
+	Workload string `json:"antesDe"`
+	floor.PGBenchResult
+	CPU CPUPerOp `json:"cpuMsPorTransacao,omitempty"`
+}
+
+// ReportFloor is the report's SQL timed directly.
+type ReportFloor struct {
+	Name     string `json:"nome"`
+	Listed   int    `json:"funcionariosListados"`
+	All      int    `json:"funcionariosNosTotais"`
+	Rows     int64  `json:"linhas"`
+	Settings string `json:"settings"`
+	load.Result
+}
+
+// Row is one workload in one column.
+type Row struct {
+	Workload string `json:"carga"`
+	Title    string `json:"titulo"`
+	Column   string `json:"coluna"`
+	Conns    int    `json:"conexoes"`
+	load.Result
+	// Ratio to the floor: req/s over pgbench's tps ("vazao"), or p50 over
+	// the raw SQL's p50 ("tempo"). Nil without a floor.
+	Ratio     *float64 `json:"razao,omitempty"`
+	RatioKind string   `json:"tipoRazao,omitempty"`
+	LoadAvg   float64  `json:"cargaMedia1min"`
+	// CPU is each process's CPU milliseconds per operation over the
+	// measured part (the services, "postgres": the backends of the run's
+	// databases, "bench": the load generator and the in-process gateway).
+	CPU CPUPerOp `json:"cpuMsPorRequisicao,omitempty"`
+}
+
+// ChainCheck is seed.VerifyChains' verdict after the run.
+type ChainCheck struct {
+	seed.ChainReport
+	OK    bool   `json:"ok"`
+	Error string `json:"erro,omitempty"`
+}
+
+// Target is one of the issue's goals, judged on the services' own ports.
+type Target struct {
+	Name string `json:"meta"`
+	Got  string `json:"medido"`
+	Met  bool   `json:"atingida"`
+}
+
+func newReport(ctx context.Context, r *runner) (*Report, error) {
+	commit, dirty := gitCommit(r.opts.RepoRoot)
+	return &Report{
+		Commit: commit, Dirty: dirty, StartedAt: r.started, Short: r.opts.Short,
+		Machine: machine(ctx, r.pools["timekeeping"]),
+		Settings: Settings{WarmupSeconds: r.opts.Warmup.Seconds(), DurationSeconds: r.opts.Duration.Seconds(),
+			LogLevel: r.opts.LogLevel, Pprof: r.opts.Pprof},
+		Seed: r.data,
+	}, nil
+}
+
+func (rep *Report) add(w workload, column string, res load.Result, cpu CPUPerOp, loadAvg float64) {
+	row := Row{Workload: w.name, Title: w.title, Column: column, Conns: w.conns, Result: res, CPU: cpu, LoadAvg: loadAvg}
+	switch {
+	case w.floor == "pgbench":
+		if f := rep.pgbenchFloor(w.name); f != nil && f.TPS > 0 {
+			v := res.RPS / f.TPS
+			row.Ratio, row.RatioKind = &v, "vazao"
+		}
+	case w.floor != "":
+		if f := rep.reportFloor(w.floor); f != nil && f.P50Ms > 0 {
+			v := res.P50Ms / f.P50Ms
+			row.Ratio, row.RatioKind = &v, "tempo"
+		}
+	}
+	rep.Rows = append(rep.Rows, row)
+}
+
+func (rep *Report) pgbenchFloor(workload string) *PGBenchFloor {
+	for i := range rep.Floors.PGBench {
+		if rep.Floors.PGBench[i].Workload == workload {
+			return &rep.Floors.PGBench[i]
+		}
+	}
+	return nil
+}
+
+func (rep *Report) reportFloor(name string) *ReportFloor {
+	for i := range rep.Floors.Report {
+		if rep.Floors.Report[i].Name == name {
+			return &rep.Floors.Report[i]
+		}
+	}
+	return nil
+}
+
+func (rep *Report) row(workload, column string) *Row {
+	for i := range rep.Rows {
+		if rep.Rows[i].Workload == workload && rep.Rows[i].Column == column {
+			return &rep.Rows[i]
+		}
+	}
+	return nil
+}
+
+// finish counts the errors and judges the targets.
+func (rep *Report) finish(r *runner) {
+	rep.Seconds = time.Since(r.started).Seconds()
+	for _, row := range rep.Rows {
+		rep.Errors += row.TotalErrors()
+	}
+	ratio := func(workload string, want float64, atMost bool, unit string) {
+		row := rep.row(workload, ColumnService)
+		if row == nil || row.Ratio == nil {
+			return
+		}
+		met := *row.Ratio >= want
+		if atMost {
+			met = *row.Ratio <= want
+		}
+		op := "≥"
+		if atMost {
+			op = "≤"
+		}
+		rep.Targets = append(rep.Targets, Target{Name: fmt.Sprintf("%s %s %.2f × %s", workload, op, want, unit),
+			Got: fmt.Sprintf("%.2f", *row.Ratio), Met: met})
+	}
+	ratio("clockin-spread", 0.45, false, "piso pgbench (req/s)")
+	if row := rep.row("clockin-spread", ColumnService); row != nil {
+		rep.Targets = append(rep.Targets, Target{Name: "clockin-spread p99 ≤ 15 ms",
+			Got: fmt.Sprintf("%.1f ms", row.P99Ms), Met: row.P99Ms <= 15})
+	}
+	ratio("clockin-single", 0.25, false, "piso pgbench (req/s)")
+	ratio("report-json", 1.5, true, "SQL do relatório (p50)")
+	ratio("report-csv", 1.5, true, "SQL do relatório (p50)")
+	rep.Targets = append(rep.Targets, Target{Name: "zero erros (todas as cargas, as duas colunas)",
+		Got: fmt.Sprintf("%d", rep.Errors), Met: rep.Errors == 0})
+	rep.Targets = append(rep.Targets, Target{Name: "cadeias NSR/hash íntegras",
+		Got: fmt.Sprintf("%d empresas, %d marcações", rep.Chains.Companies, rep.Chains.Punches), Met: rep.Chains.OK})
+}
+
+// Failed tells whether anything failed (requests or chains): the only
+// thing make bench-short judges.
+func (rep *Report) Failed() bool { return rep.Errors > 0 || !rep.Chains.OK }
+
+// save writes the JSON as <dir>/<timestamp>.json (short runs: short-...).
+func (rep *Report) save(dir string, short bool) (string, error) {
+	name := rep.StartedAt.Format("20060102-150405") + ".json"
+	if short {
+		name = "short-" + name
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
+	return path, os.WriteFile(path, append(b, '\n'), 0o640)
+}
+
+func (r *runner) print(rep *Report) { rep.Print(r.opts.Out) }
+
+// Print writes the table, the floors and the targets.
+func (rep *Report) Print(w io.Writer) {
+	dirty := ""
+	if rep.Dirty {
+		dirty = " (+ alterações não commitadas)"
+	}
+	fmt.Fprintf(w, "\nponto bench — %s%s — %s\n", short(rep.Commit), dirty, rep.StartedAt.Format(time.DateTime))
+	fmt.Fprintf(w, "máquina: %d CPUs (%s), %d MiB, %s, %s; carga média no início %.2f\n",
+		rep.Machine.CPUs, rep.Machine.CPUModel, rep.Machine.MemoryMiB, rep.Machine.Go,
+		pgShort(rep.Machine.PostgreSQL), rep.Machine.LoadAvg)
+	if rep.Seed != nil {
+		fmt.Fprintf(w, "dados: %s\n", rep.Seed)
+	}
+	if rep.Short {
+		fmt.Fprintf(w, "VARIANTE CURTA: só prova que cada carga roda sem erros; os números não valem nada.\n")
+	}
+	fmt.Fprintf(w, "\npisos (medidos nesta execução):\n")
+	for _, pg := range rep.Floors.PGBench {
+		fmt.Fprintf(w, "  %-58s %9.0f tps   latência média %.2f ms   (antes de %s)\n",
+			fmt.Sprintf("pgbench, INSERT do registro (-M prepared -c %d -j %d -T %.0f)", pg.Clients, pg.Threads, pg.Seconds),
+			pg.TPS, pg.LatencyAvgMs, pg.Workload)
+	}
+	for _, f := range rep.Floors.Report {
+		fmt.Fprintf(w, "  %-58s %9s       p50 %.2f ms   p99 %.2f ms\n",
+			fmt.Sprintf("SQL do %s (%d listados, totais de %d)", f.Name, f.Listed, f.All), "", f.P50Ms, f.P99Ms)
+	}
+	fmt.Fprintf(w, "\n%-44s %5s │ %-44s │ %s\n", "carga", "conex", "porta do próprio serviço", "pelo gateway")
+	fmt.Fprintf(w, "%-44s %5s │ %9s %8s %8s %5s %9s │ %9s %8s %8s %5s %9s\n", "", "",
+		"req/s", "p50 ms", "p99 ms", "erros", "razão", "req/s", "p50 ms", "p99 ms", "erros", "razão")
+	for _, title := range rep.titles() {
+		svc, gw := rep.byTitle(title, ColumnService), rep.byTitle(title, ColumnGateway)
+		conns := 0
+		if svc != nil {
+			conns = svc.Conns
+		}
+		fmt.Fprintf(w, "%-44s %5d │ %s │ %s\n", title, conns, cells(svc), cells(gw))
+	}
+	fmt.Fprintf(w, "razão: req/s ÷ tps do pgbench medido logo antes (registro de ponto) ou p50 ÷ p50 do SQL (relatório)\n")
+	rep.printCPU(w)
+	fmt.Fprintf(w, "\nmetas (na porta do próprio serviço):\n")
+	for _, t := range rep.Targets {
+		mark := "OK "
+		if !t.Met {
+			mark = "NÃO"
+		}
+		fmt.Fprintf(w, "  [%s] %-58s medido: %s\n", mark, t.Name, t.Got)
+	}
+	if !rep.Chains.OK {
+		fmt.Fprintf(w, "  cadeias: %s\n", rep.Chains.Error)
+	}
+	for _, t := range rep.Targets {
+		if !t.Met {
+			fmt.Fprintf(w, "\nMetas não atingidas: o porquê, com os perfis, está em docs/performance.md.\n")
+			break
+		}
+	}
+}
+
+// printCPU shows where each operation's CPU went, on the services' own
+// ports, next to pgbench's transaction.
+func (rep *Report) printCPU(w io.Writer) {
+	procs := []string{"timekeeping", "employee", "auth", "company-billing", "media", "postgres", "bench"}
+	short := map[string]string{"company-billing": "billing"}
+	fmt.Fprintf(w, "\nCPU por operação, ms (porta do próprio serviço; postgres = backends dos bancos da execução):\n")
+	fmt.Fprintf(w, "%-44s", "")
+	for _, p := range procs {
+		fmt.Fprintf(w, " %11s", cmp.Or(short[p], p))
+	}
+	fmt.Fprintf(w, " %8s\n", "total")
+	line := func(title string, cpu CPUPerOp) {
+		fmt.Fprintf(w, "%-44s", title)
+		total := 0.0
+		for _, p := range procs {
+			if v, ok := cpu[p]; ok {
+				fmt.Fprintf(w, " %11.3f", v)
+				total += v
+			} else {
+				fmt.Fprintf(w, " %11s", "")
+			}
+		}
+		fmt.Fprintf(w, " %8.3f\n", total)
+	}
+	for _, pg := range rep.Floors.PGBench {
+		cpu := CPUPerOp{"postgres": pg.CPU["postgres"], "bench": pg.CPU["pgbench"]}
+		line("pgbench, antes de "+pg.Workload+" (bench = pgbench)", cpu)
+	}
+	for _, row := range rep.Rows {
+		if row.Column == ColumnService && row.CPU != nil {
+			line(row.Title, row.CPU)
+		}
+	}
+}
+
+func (rep *Report) titles() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rep.Rows {
+		if !seen[r.Title] {
+			seen[r.Title] = true
+			out = append(out, r.Title)
+		}
+	}
+	return out
+}
+
+func (rep *Report) byTitle(title, column string) *Row {
+	for i := range rep.Rows {
+		if rep.Rows[i].Title == title && rep.Rows[i].Column == column {
+			return &rep.Rows[i]
+		}
+	}
+	return nil
+}
+
+func cells(r *Row) string {
+	if r == nil {
+		return fmt.Sprintf("%9s %8s %8s %5s %9s", "—", "—", "—", "—", "—")
+	}
+	ratio := "—"
+	if r.Ratio != nil {
+		ratio = fmt.Sprintf("%.2f×", *r.Ratio)
+		if r.RatioKind == "vazao" {
+			ratio = fmt.Sprintf("%.3f", *r.Ratio)
+		}
+	}
+	return fmt.Sprintf("%9.1f %8.2f %8.2f %5d %9s", r.RPS, r.P50Ms, r.P99Ms, r.TotalErrors(), ratio)
+}
+
+// pgShort is "PostgreSQL 15.20" out of version()'s long text.
+func pgShort(v string) string {
+	f := strings.Fields(v)
+	if len(f) < 2 {
+		return v
+	}
+	return f[0] + " " + f[1]
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}

@@ -1,0 +1,55 @@
+package bench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponto/ponto/tools/bench/floor"
+	"github.com/ponto/ponto/tools/bench/load"
+)
+
+// The ratios, the targets and the table, on made-up figures.
+func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
+	rep := &Report{Commit: "0123456789abcdef", StartedAt: time.Now(), Chains: ChainCheck{OK: true}}
+	rep.Floors.PGBench = []PGBenchFloor{
+		{Workload: "clockin-spread", PGBenchResult: floor.PGBenchResult{TPS: 10000, Clients: 16, Threads: 2, Seconds: 15}},
+		{Workload: "clockin-single", PGBenchResult: floor.PGBenchResult{TPS: 8000}},
+	}
+	rep.Floors.Report = []ReportFloor{{Name: "report-json", Result: load.Result{P50Ms: 100}}}
+	spread := workload{name: "clockin-spread", title: "spread", conns: 64, floor: "pgbench"}
+	single := workload{name: "clockin-single", title: "single", conns: 64, floor: "pgbench"}
+	report := workload{name: "report-json", title: "report", conns: 1, floor: "report-json"}
+	rep.add(spread, ColumnService, load.Result{RPS: 5000, P50Ms: 9, P99Ms: 14}, CPUPerOp{"timekeeping": 0.5}, 1)
+	rep.add(spread, ColumnGateway, load.Result{RPS: 1000, P99Ms: 90, Errors: 2}, nil, 1)
+	rep.add(single, ColumnService, load.Result{RPS: 1600}, nil, 1)
+	rep.add(report, ColumnService, load.Result{P50Ms: 160}, nil, 1)
+	rep.finish(&runner{started: time.Now()})
+
+	got := map[string]Target{}
+	for _, tg := range rep.Targets {
+		got[tg.Name[:strings.Index(tg.Name, " ")]+"/"+tg.Got] = tg
+	}
+	for key, met := range map[string]bool{
+		"clockin-spread/0.50":    true, // 5000 / 10000 ≥ 0.45
+		"clockin-spread/14.0 ms": true,
+		"clockin-single/0.20":    false, // 2000 / 10000 < 0.25
+		"report-json/1.60":       false, // 160 / 100 > 1.5
+		"zero/2":                 false, // the gateway's errors count
+	} {
+		if tg, ok := got[key]; !ok || tg.Met != met {
+			t.Errorf("%s: got %+v (all: %+v)", key, tg, rep.Targets)
+		}
+	}
+	if !rep.Failed() {
+		t.Error("a run with failed requests did not fail")
+	}
+	var out bytes.Buffer
+	rep.Print(&out)
+	for _, want := range []string{"0123456789ab", "10000 tps", "spread", "0.500", "1.60×", "[NÃO]", "docs/performance.md", "0.500"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}

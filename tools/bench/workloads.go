@@ -1,0 +1,417 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/ponto/ponto/tools/bench/floor"
+	"github.com/ponto/ponto/tools/bench/load"
+	"github.com/ponto/ponto/tools/bench/seed"
+)
+
+// Columns: each workload runs against its service's own port, then
+// through the gateway (the local stand-in for the cluster's ingress).
+const (
+	ColumnService = "servico"
+	ColumnGateway = "gateway"
+)
+
+// workload is one line of the table.
+type workload struct {
+	name  string // stable id, used by -only and in the JSON
+	title string // what the table shows
+	// service is the one whose port the first column hits (and whose
+	// CPU profile -pprof saves).
+	service string
+	// also are services profiled besides it, because the route calls them.
+	also  []string
+	conns int
+	// floor names the floor the ratio is taken against: "pgbench"
+	// (throughput ratio) or a report floor (time ratio); "" for none.
+	floor string
+	// prepare runs once before the columns (e.g. the report's raw SQL).
+	prepare func(ctx context.Context) error
+	// op makes the operation for one column.
+	op func(column string) load.Op
+}
+
+// workloads are the issue's five, in order; rep receives the floors that
+// workloads measure themselves (the report's SQL).
+func (r *runner) workloads(rep *Report) []workload {
+	spread := r.clockInPool(r.data.Spread)
+	single := r.clockInPool([]seed.Company{r.data.Big})
+	logins := &loginState{}
+	report := &reportState{}
+	return []workload{
+		{name: "clockin-spread", title: fmt.Sprintf("registro de ponto, %d empresas", len(r.data.Spread)),
+			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
+			prepare: func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-spread") },
+			op:      func(string) load.Op { return clockIn(spread) }},
+		{name: "clockin-single", title: fmt.Sprintf("registro de ponto, 1 empresa de %d", r.data.Size.BigCompany),
+			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
+			prepare: func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-single") },
+			op:      func(string) load.Op { return clockIn(single) }},
+		{name: "login", title: "login de funcionário (código por e-mail)", service: "auth",
+			also: []string{"employee", "company-billing"}, conns: 16,
+			op: func(string) load.Op { return r.login(logins) }},
+		{name: "refresh", title: "refresh-token", service: "auth", also: []string{"employee", "company-billing"},
+			conns: 64, op: func(string) load.Op { return refresh(logins) }},
+		{name: "report-json", title: fmt.Sprintf("relatório JSON, pág. 1 (%d func.)", r.data.Size.BigDepartment),
+			service: "timekeeping", also: []string{"employee"}, conns: 1, floor: "report-json",
+			prepare: func(ctx context.Context) error { return r.prepareReport(ctx, rep, report, false) },
+			op:      func(string) load.Op { return reportOp(report, false) }},
+		{name: "report-csv", title: fmt.Sprintf("relatório CSV, %d func.", r.data.Size.BigDepartment),
+			service: "timekeeping", also: []string{"employee"}, conns: 1, floor: "report-csv",
+			prepare: func(ctx context.Context) error { return r.prepareReport(ctx, rep, report, true) },
+			op:      func(string) load.Op { return reportOp(report, true) }},
+		{name: "photo", title: "foto de perfil, JPEG de 1 MiB", service: "media", also: []string{"employee"},
+			conns: 4, op: func(string) load.Op { return r.photo() }},
+	}
+}
+
+// runWorkload measures w in both columns.
+func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error {
+	if w.prepare != nil {
+		if err := w.prepare(ctx); err != nil {
+			return fmt.Errorf("%s: %w", w.name, err)
+		}
+	}
+	o := r.stack.Options()
+	gw, err := url.Parse(r.stack.GatewayURL())
+	if err != nil {
+		return err
+	}
+	for _, col := range []struct{ name, addr string }{
+		{ColumnService, fmt.Sprintf("127.0.0.1:%d", o.Ports[w.service].Public)},
+		{ColumnGateway, gw.Host},
+	} {
+		r.logf("%-16s %-8s %d conexões, %s + %s de aquecimento", w.name, col.name, w.conns, r.opts.Duration, r.opts.Warmup)
+		var profiles sync.WaitGroup
+		if r.opts.Pprof && col.name == ColumnService {
+			for _, svc := range append([]string{w.service}, w.also...) {
+				profiles.Go(func() { r.profile(ctx, w.name, svc) })
+			}
+		}
+		load1 := loadAvg()
+		res, cpu, err := r.load(ctx, col.addr, w.conns, w.op(col.name))
+		profiles.Wait()
+		if err != nil {
+			return err
+		}
+		rep.add(w, col.name, res, cpu, load1)
+		line := rep.Rows[len(rep.Rows)-1]
+		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d", w.name, col.name, res.RPS, res.P50Ms,
+			res.P99Ms, res.TotalErrors())
+		for _, e := range line.ErrorSamples {
+			r.logf("    erro: %s", e)
+		}
+	}
+	return nil
+}
+
+// profile saves a CPU profile of service over the measured part.
+func (r *runner) profile(ctx context.Context, workload, service string) {
+	if !sleepCtx(ctx, r.opts.Warmup) {
+		return
+	}
+	secs := max(1, int(r.opts.Duration/time.Second)-1)
+	port := r.stack.Options().Ports[service].Internal
+	u := fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, secs)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		r.logf("pprof de %s: %v", service, err)
+		return
+	}
+	defer resp.Body.Close()
+	dir := filepath.Join(r.runDir, "pprof")
+	_ = os.MkdirAll(dir, 0o750)
+	f, err := os.Create(filepath.Join(dir, workload+"-"+service+".pb.gz"))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = io.Copy(f, resp.Body)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// puncher is an employee ready to clock in: his token and body.
+type puncher struct {
+	auth []byte
+	body []byte
+}
+
+// clockInPool mints a token for every employee of companies.
+func (r *runner) clockInPool(companies []seed.Company) []puncher {
+	var out []puncher
+	for _, c := range companies {
+		for i, e := range c.Employees {
+			tok, err := r.minter.funcionario(e.EmpresaID, e.ID)
+			if err != nil {
+				panic(err) // a key that signed once signs again
+			}
+			lat := -23.5 - float64(i%1000)/10000
+			body := fmt.Sprintf(`{"endereco":"%.5f, -46.63331","funcionarioId":%d}`, lat, e.ID)
+			out = append(out, puncher{auth: []byte("Bearer " + tok), body: []byte(body)})
+		}
+	}
+	return out
+}
+
+// clockIn is POST /registropontos by a random employee of pool.
+func clockIn(pool []puncher) load.Op {
+	return func(w *load.Worker) error {
+		p := pool[w.Rand.IntN(len(pool))]
+		req, resp := w.Req, w.Resp
+		load.Request(req, fasthttp.MethodPost, "/registropontos", "")
+		req.Header.SetBytesV("Authorization", p.auth)
+		load.JSON(req, p.body)
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		return load.Expect(resp, http.StatusOK)
+	}
+}
+
+// loginState shares the refresh tokens the login workload obtained with
+// the refresh workload.
+type loginState struct {
+	mu      sync.Mutex
+	refresh []string
+}
+
+const keepRefreshTokens = 2000
+
+// login is the employee's code flow: ask for a code, wait for the e-mail,
+// log in with it. Worker w uses the employees whose index is w modulo the
+// number of workers, so that no two workers ever wait for the same
+// mailbox.
+func (r *runner) login(state *loginState) load.Op {
+	var pool []seed.Employee
+	for _, c := range r.data.Spread {
+		pool = append(pool, c.Employees...)
+	}
+	return func(w *load.Worker) error {
+		e := pool[w.Own(len(pool))]
+		req, resp := w.Req, w.Resp
+		load.Request(req, fasthttp.MethodPost, "/auth/login/funcionario/codigo", "")
+		load.JSON(req, []byte(`{"email":"`+e.Email+`"}`))
+		r.mail.Drain(e.Email) // a code a failed attempt left behind
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		if err := load.Expect(resp, http.StatusAccepted); err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		code, err := r.mail.Code(ctx, e.Email)
+		cancel()
+		if err != nil {
+			return err
+		}
+		load.Request(req, fasthttp.MethodPost, "/auth/login/funcionario", "")
+		load.JSON(req, []byte(`{"email":"`+e.Email+`","codeVerify":"`+code+`"}`))
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		if err := load.Expect(resp, http.StatusOK); err != nil {
+			return err
+		}
+		var out struct {
+			Token        string `json:"token"`
+			RefreshToken string `json:"refreshToken"`
+		}
+		if err := json.Unmarshal(resp.Body(), &out); err != nil || out.Token == "" || out.RefreshToken == "" {
+			return fmt.Errorf("login sem token: %.200s", resp.Body())
+		}
+		state.mu.Lock()
+		if len(state.refresh) < keepRefreshTokens {
+			state.refresh = append(state.refresh, out.RefreshToken)
+		}
+		state.mu.Unlock()
+		return nil
+	}
+}
+
+// refresh is POST /auth/refresh-token with the login workload's tokens.
+func refresh(state *loginState) load.Op {
+	return func(w *load.Worker) error {
+		state.mu.Lock()
+		n := len(state.refresh)
+		var tok string
+		if n > 0 {
+			tok = state.refresh[w.Own(n)]
+		}
+		state.mu.Unlock()
+		if tok == "" {
+			return fmt.Errorf("nenhum refresh token: o login não rodou")
+		}
+		req, resp := w.Req, w.Resp
+		load.Request(req, fasthttp.MethodPost, "/auth/refresh-token", "")
+		load.JSON(req, []byte(`{"refreshToken":"`+tok+`"}`))
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		if err := load.Expect(resp, http.StatusOK); err != nil {
+			return err
+		}
+		if !strings.Contains(string(resp.Body()), `"accessToken"`) {
+			return fmt.Errorf("refresh sem accessToken: %.200s", resp.Body())
+		}
+		return nil
+	}
+}
+
+// reportState is the report's request, shared by its two workloads.
+type reportState struct {
+	token  string
+	path   string
+	sql    floor.ReportSQL
+	staff  []floor.Staff
+	params func(staff []floor.Staff) floor.ReportParams
+}
+
+// prepareReport logs the big company in (POST /auth/login), builds the
+// request and times the report's own SQL for the same employees and
+// period: the floor of that workload.
+func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState, csv bool) error {
+	if st.token == "" {
+		tok, err := companyLogin(ctx, r.stack.GatewayURL(), r.data.Big.Email)
+		if err != nil {
+			return err
+		}
+		st.token = tok
+		if st.sql, err = floor.LoadReportSQL(filepath.Join(r.opts.RepoRoot, floor.ReportSourceDir)); err != nil {
+			return err
+		}
+		if st.staff, err = floor.LoadDepartment(ctx, r.pools["employee"], r.data.Big.ID, seed.Department); err != nil {
+			return err
+		}
+		if len(st.staff) != r.data.Size.BigDepartment {
+			return fmt.Errorf("departamento com %d funcionários, esperava %d", len(st.staff), r.data.Size.BigDepartment)
+		}
+		inicio, fim := r.data.Inicio, r.data.Fim
+		st.params = func(staff []floor.Staff) floor.ReportParams {
+			return floor.Params(r.data.Big.ID, inicio, fim, zoneName, staff)
+		}
+		st.path = "/registropontos/departamento/" + url.PathEscape(seed.Department) +
+			"?inicio=" + inicio.Format(time.DateOnly) + "&fim=" + fim.Format(time.DateOnly)
+	}
+	// JSON lists the first page (20 employees, as pkg/page defaults);
+	// CSV without pagina/tamanho lists the whole department. Totals are
+	// always over the whole department.
+	listed := st.staff
+	name := "report-csv"
+	if !csv {
+		listed, name = st.staff[:min(20, len(st.staff))], "report-json"
+	}
+	r.logf("piso: SQL do relatório (%s), %d funcionários listados, totais de %d", name, len(listed), len(st.staff))
+	res, rows, err := floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(listed), st.params(st.staff),
+		r.opts.Duration)
+	if err != nil {
+		return fmt.Errorf("SQL do relatório: %w", err)
+	}
+	rep.Floors.Report = append(rep.Floors.Report, ReportFloor{Name: name, Listed: len(listed), All: len(st.staff),
+		Rows: rows, Settings: st.sql.Settings, Result: res})
+	return nil
+}
+
+// companyLogin logs a seeded company in through the gateway.
+func companyLogin(ctx context.Context, gatewayURL, email string) (string, error) {
+	body := strings.NewReader(`{"email":"` + email + `","password":"` + seed.Password + `"}`)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL+"/auth/login", body)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Token string `json:"token"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &out) != nil || out.Token == "" {
+		return "", fmt.Errorf("login da empresa: %d %.200s", resp.StatusCode, raw)
+	}
+	return out.Token, nil
+}
+
+// reportOp is GET /registropontos/departamento/{departamento} for the
+// history's period, JSON or CSV.
+func reportOp(st *reportState, csv bool) load.Op {
+	path := st.path
+	if csv {
+		path += "&formato=csv"
+	}
+	total := []byte(`"total":` + strconv.Itoa(len(st.staff)))
+	return func(w *load.Worker) error {
+		req, resp := w.Req, w.Resp
+		load.Request(req, fasthttp.MethodGet, path, st.token)
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		if err := load.Expect(resp, http.StatusOK); err != nil {
+			return err
+		}
+		if !csv && !strings.Contains(string(resp.Body()), string(total)) {
+			return fmt.Errorf("relatório sem %s", total)
+		}
+		if csv && len(resp.Body()) < 100 {
+			return fmt.Errorf("CSV de %d bytes", len(resp.Body()))
+		}
+		return nil
+	}
+}
+
+// photo is POST /funcionarios/{id}/foto with a 1 MiB JPEG by the
+// employee himself. Worker w uses its own employees (w modulo the
+// workers), so that two uploads never replace the same photo at once.
+func (r *runner) photo() load.Op {
+	body, contentType := photoBody()
+	emps := r.data.Spread[0].Employees
+	auths := make([][]byte, len(emps))
+	for i, e := range emps {
+		tok, _ := r.minter.funcionario(e.EmpresaID, e.ID)
+		auths[i] = []byte("Bearer " + tok)
+	}
+	return func(w *load.Worker) error {
+		i := w.Own(len(emps))
+		req, resp := w.Req, w.Resp
+		load.Request(req, fasthttp.MethodPost, "/funcionarios/"+strconv.FormatInt(emps[i].ID, 10)+"/foto", "")
+		req.Header.SetBytesV("Authorization", auths[i])
+		req.Header.SetContentType(contentType)
+		req.SetBody(body)
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		return load.Expect(resp, http.StatusOK)
+	}
+}

@@ -1,0 +1,61 @@
+// Command bench is make bench (and make bench-short): it starts the local
+// stack on free ports with its own databases, seeds it, measures the
+// machine's floors and every workload, prints the table and saves it as
+// JSON under .data/bench. See docs/performance.md.
+//
+//	go run ./tools/cmd/bench              # make bench
+//	go run ./tools/cmd/bench -short       # make bench-short (part of make test)
+//	go run ./tools/cmd/bench -pprof -only clockin
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/ponto/ponto/tools/bench"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts bench.Options
+	var only string
+	fs.BoolVar(&opts.Short, "short", false, "variante curta: dados pequenos, ~2 s por carga; só verifica que nada falha")
+	fs.DurationVar(&opts.Duration, "duration", 0, "duração medida de cada carga (padrão 15s; curta 1.5s)")
+	fs.DurationVar(&opts.Warmup, "warmup", 0, "aquecimento antes de cada carga (padrão 3s; curta 0.3s)")
+	fs.DurationVar(&opts.FloorDuration, "floor-duration", 0, "-T do pgbench (padrão: a duração das cargas)")
+	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, photo")
+	fs.BoolVar(&opts.Pprof, "pprof", false, "liga HTTP_PPROF nos serviços e salva um perfil de CPU de cada carga")
+	fs.StringVar(&opts.LogLevel, "log-level", "info", "LOG_LEVEL dos serviços")
+	fs.BoolVar(&opts.Keep, "keep", false, "não apagar os bancos ao terminar")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if only != "" {
+		opts.Only = strings.Split(only, ",")
+	}
+	opts.Out = stdout
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := bench.Run(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	if rep.Failed() {
+		fmt.Fprintf(stderr, "bench: %d requisições falharam ou uma cadeia está quebrada (ver acima)\n", rep.Errors)
+		return 1
+	}
+	return 0
+}
