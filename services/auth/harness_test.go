@@ -137,7 +137,7 @@ func testConfig(t *testing.T, keysDir, billingURL, employeeURL, smtpAddr string)
 	cfg.HTTP = httpserver.Config{
 		PublicAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:1",
 		ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
-		RequestTimeout: 5 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
+		RequestTimeout: 30 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
 		BodyLimit: 1 << 20,
 	}
 	cfg.Log.Level = "debug"

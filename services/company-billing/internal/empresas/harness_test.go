@@ -79,7 +79,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	svc := &Service{
 		Store: NewStore(e.db),
 		Stripe: stripebilling.New(stripebilling.Config{
-			APIURL: cfg.stripeURL, SecretKey: stripetest.Key, Timeout: 5 * time.Second,
+			APIURL: cfg.stripeURL, SecretKey: stripetest.Key, Timeout: 20 * time.Second,
 			// No stripe-go retries: each test decides what fails.
 			MaxNetworkRetries: 0,
 		}, log),
@@ -88,8 +88,8 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		Log:   log,
 	}
 	srv := httpserver.New("company-billing", httpserver.Config{
-		ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second,
-		RequestTimeout: 10 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
+		ReadTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 5 * time.Second,
+		RequestTimeout: 30 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
 		BodyLimit: 1 << 20,
 	}, log)
 	svc.Mount(srv, e.iss.NewVerifier(t))
