@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/ponto/ponto/pkg/database/dbtest"
+	"github.com/ponto/ponto/services/timekeeping/internal/afd"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
@@ -71,26 +74,195 @@ func TestClockInAcrossMidnightCountsTheNewWorkday(t *testing.T) {
 	}
 }
 
-// A punch waiting for its company's turn gives up with its request.
+// A punch waiting for its company's turn gives up with its request, is
+// not written once its batch gets the chain head, and holds up no other
+// lane.
 func TestClockInWaitingForTheCompanyEndsWithTheRequest(t *testing.T) {
 	s := newStore(t, time.Date(2024, 3, 4, 11, 0, 0, 0, time.UTC))
-	q, _ := s.chains.LoadOrStore(int64(1), make(chan struct{}, 1))
-	q.(chan struct{}) <- struct{}{} // another punch of company 1 is being recorded
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
-	if _, _, _, err := s.ClockIn(ctx, punch(1, 10)); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want the request's deadline", err)
-	}
-	// Another company is not held up.
-	if _, _, _, err := s.ClockIn(t.Context(), punch(2, 20)); err != nil {
+	ctx := t.Context()
+	// Another replica holds company 1's chain head.
+	other, err := s.db.Begin(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	<-q.(chan struct{})
-	if _, _, _, err := s.ClockIn(t.Context(), punch(1, 10)); err != nil {
+	defer func() { _ = other.Rollback(ctx) }()
+	if _, err := other.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, _, _, err := s.ClockIn(short, punch(1, 10)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the request's deadline", err)
+	}
+	// Company 2 is written by another lane.
+	if _, _, _, err := s.ClockIn(ctx, punch(2, 20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := s.ClockIn(ctx, punch(1, 10)); err != nil {
 		t.Fatal(err)
 	}
 	var n int
-	if err := s.db.QueryRow(t.Context(), `SELECT count(*) FROM registros_ponto WHERE empresa_id = 1`).Scan(&n); err != nil || n != 1 {
+	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM registros_ponto WHERE empresa_id = 1`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("company 1 has %d punches (%v), want 1", n, err)
+	}
+}
+
+// newCall is a punch queued as ClockIn queues it.
+func newCall(ctx context.Context, p Punch) *call {
+	return &call{ctx: ctx, p: p, done: make(chan outcome, 1)}
+}
+
+func withKey(p Punch, key string) Punch { p.IdempotencyKey = &key; return p }
+
+// One batch numbers and chains its punches in arrival order, over
+// companies and employees, gives each employee's type-5 record its NSR
+// before his first punch, types a second punch of the same employee after
+// the first, and makes a key used twice one punch.
+func TestBatchNumbersChainsAndTypesInArrivalOrder(t *testing.T) {
+	s := newStore(t, time.Date(2024, 3, 4, 11, 0, 0, 0, time.UTC))
+	ctx := t.Context()
+	calls := []*call{
+		newCall(ctx, withKey(punch(1, 10), "k1")),
+		newCall(ctx, punch(2, 20)),
+		newCall(ctx, withKey(punch(1, 10), "k1")), // the same request again
+		newCall(ctx, punch(1, 11)),
+		newCall(ctx, punch(1, 10)),
+	}
+	s.record(calls)
+	outs := make([]outcome, len(calls))
+	for i, c := range calls {
+		outs[i] = <-c.done
+		if outs[i].err != nil {
+			t.Fatalf("call %d: %v", i, outs[i].err)
+		}
+	}
+	type want struct {
+		nsr      int64
+		tipo     string
+		replayed bool
+		earlier  int
+	}
+	for i, w := range []want{{2, TipoEntrada, false, 0}, {2, TipoEntrada, false, 0}, {2, TipoEntrada, true, 0},
+		{4, TipoEntrada, false, 0}, {5, TipoAlmoco, false, 1}} {
+		o := outs[i]
+		if *o.r.NSR != w.nsr || o.r.Tipo != w.tipo || o.replayed != w.replayed || len(o.earlier) != w.earlier || o.r.ID == 0 {
+			t.Errorf("call %d: id %d, NSR %d, %s, replayed %v, %d earlier; want NSR %d, %s, replayed %v, %d earlier",
+				i, o.r.ID, *o.r.NSR, o.r.Tipo, o.replayed, len(o.earlier), w.nsr, w.tipo, w.replayed, w.earlier)
+		}
+	}
+	if outs[2].r.ID != outs[0].r.ID || outs[4].earlier[0].ID != outs[0].r.ID {
+		t.Errorf("the replay or the earlier punch is not the first punch")
+	}
+	verifyChains(t, s, map[int64]int64{1: 5, 2: 2})
+}
+
+// PostgreSQL refusing one punch (a name it cannot store) fails that punch
+// alone: the rest of its batch is written.
+func TestBatchRefusedPunchFailsAlone(t *testing.T) {
+	s := newStore(t, time.Date(2024, 3, 4, 11, 0, 0, 0, time.UTC))
+	ctx := t.Context()
+	bad := punch(1, 11)
+	bad.Nome = "A\x00"
+	calls := []*call{newCall(ctx, punch(1, 10)), newCall(ctx, bad), newCall(ctx, punch(1, 12))}
+	s.record(calls)
+	for i, c := range calls {
+		o := <-c.done
+		if (o.err != nil) != (i == 1) {
+			t.Errorf("call %d: err = %v", i, o.err)
+		}
+	}
+	verifyChains(t, s, map[int64]int64{1: 4})
+}
+
+// Many clock-ins at once, of one company and of several, in batches as
+// they come: NSRs gapless, every hash chained to the previous record, the
+// chain head on the last one, each employee's workday in sequence.
+func TestConcurrentClockInsKeepEveryChain(t *testing.T) {
+	s := newStore(t, time.Date(2024, 3, 4, 11, 0, 0, 0, time.UTC))
+	ctx := t.Context()
+	const empresas, funcionarios, punches = 3, 8, 6
+	var wg sync.WaitGroup
+	errs := make(chan error, empresas*funcionarios*punches)
+	for e := int64(1); e <= empresas; e++ {
+		for f := int64(1); f <= funcionarios; f++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range punches {
+					if _, _, _, err := s.ClockIn(ctx, punch(e, e*100+f)); err != nil {
+						errs <- err
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	verifyChains(t, s, map[int64]int64{1: funcionarios * (punches + 1), 2: funcionarios * (punches + 1),
+		3: funcionarios * (punches + 1)})
+	seen := map[int64]int{}
+	rows, _ := s.db.Query(ctx, `SELECT funcionario_id, tipo FROM registros_ponto ORDER BY funcionario_id, nsr`)
+	var f int64
+	var tipo string
+	if _, err := pgx.ForEachRow(rows, []any{&f, &tipo}, func() error {
+		if want := NextTipo(seen[f]); tipo != want {
+			t.Errorf("employee %d punch %d: %s, want %s", f, seen[f]+1, tipo, want)
+		}
+		seen[f]++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verifyChains checks each company's records (type-5 and punches): NSRs
+// 1..want gapless, each punch's hash recomputed from its fields and the
+// previous punch's hash, and the chain head on the last.
+func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
+	t.Helper()
+	ctx := t.Context()
+	for empresaID, n := range want {
+		rows, _ := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text FROM registros_ponto
+				WHERE empresa_id = $1
+			UNION ALL SELECT nsr, gravado_em, fuso_minutos, cpf, NULL, NULL FROM empregados_rep WHERE empresa_id = $1
+			ORDER BY 1`, empresaID)
+		var nsr int64
+		var at time.Time
+		var fuso int
+		var cpf string
+		var coletor, hash *string
+		anterior, last := "", int64(0)
+		if _, err := pgx.ForEachRow(rows, []any{&nsr, &at, &fuso, &cpf, &coletor, &hash}, func() error {
+			if nsr != last+1 {
+				t.Errorf("company %d: NSR %d after %d", empresaID, nsr, last)
+			}
+			last = nsr
+			if hash == nil {
+				return nil // a type-5 record
+			}
+			got, err := afd.Hash(afd.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: fuso, CPF: cpf, Coletor: *coletor}, anterior)
+			if err != nil || got != *hash {
+				t.Errorf("company %d NSR %d: hash %s, recomputed %s (%v)", empresaID, nsr, *hash, got, err)
+			}
+			anterior = *hash
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if last != n {
+			t.Errorf("company %d: %d records, want %d", empresaID, last, n)
+		}
+		var headNSR int64
+		var headHash string
+		if err := s.db.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
+			empresaID).Scan(&headNSR, &headHash); err != nil || headNSR != last || headHash != anterior {
+			t.Errorf("company %d: chain head %d %s (%v), want %d %s", empresaID, headNSR, headHash, err, last, anterior)
+		}
 	}
 }
