@@ -6,6 +6,7 @@ require (
 	github.com/ardanlabs/conf/v3 v3.10.0
 	github.com/go-pdf/fpdf v0.9.0
 	github.com/gofiber/fiber/v2 v2.52.15
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/ponto/ponto/pkg v0.0.0

@@ -124,6 +124,9 @@ type env struct {
 	billing *billingStub
 	// public is timekeeping's public base URL.
 	public string
+	// tune, when set, changes the dependencies of the timekeeping servers
+	// started after it (caches, a peer in between).
+	tune func(*dependencies)
 }
 
 func newEnv(t *testing.T) *env {
@@ -151,13 +154,19 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 		BodyLimit: 1 << 20,
 	}
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	mountRoutes(srv, e.iss.NewVerifier(t), dependencies{
+	// The clock-in's caches are off (zero TTLs) unless tune turns them on:
+	// most tests change an employee or a place and punch right after.
+	deps := dependencies{
 		db:        db,
 		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second)),
 		companies: empresa.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
 		clock:     clock.New(zone, e.clock.Now),
 		rep:       testREP,
-	})
+	}
+	if e.tune != nil {
+		e.tune(&deps)
+	}
+	mountRoutes(srv, e.iss.NewVerifier(t), deps)
 	pub, internal := listen(t), listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -60,6 +60,15 @@ type Config struct {
 	// TimeZone is the companies' time zone: it decides each punch's workday
 	// and the local times of reports.
 	TimeZone string `conf:"env:COMPANY_TIME_ZONE,default:America/Sao_Paulo,help:IANA time zone of the companies"`
+	// EmployeeCacheTTL is how long a clock-in keeps an employee record it
+	// fetched, and so how late it sees a deactivation or a new name or CPF
+	// made in the employee service (see employee.Cached); 0 fetches on
+	// every punch.
+	EmployeeCacheTTL time.Duration `conf:"env:EMPLOYEE_CACHE_TTL,default:30s,help:how long clock-ins reuse an employee record (0: no cache)"`
+	// LocaisCacheTTL is how long the geofence check keeps a company's work
+	// places: a change made through another replica counts there that much
+	// later (this replica's own changes at once); 0 queries on every punch.
+	LocaisCacheTTL time.Duration `conf:"env:LOCAIS_CACHE_TTL,default:10s,help:how long clock-ins reuse a company's work places (0: no cache)"`
 }
 
 // Validate checks what conf's tags cannot, so that a bad URL or zone
@@ -82,6 +91,12 @@ func (c *Config) Validate() error {
 	// computes the reports' local times, does not know that name.
 	if _, err := time.LoadLocation(c.TimeZone); err != nil || c.TimeZone == "" || c.TimeZone == "Local" {
 		return fmt.Errorf("COMPANY_TIME_ZONE %q: want an IANA time zone such as America/Sao_Paulo", c.TimeZone)
+	}
+	for name, ttl := range map[string]time.Duration{"EMPLOYEE_CACHE_TTL": c.EmployeeCacheTTL,
+		"LOCAIS_CACHE_TTL": c.LocaisCacheTTL} {
+		if ttl < 0 {
+			return fmt.Errorf("%s %s: want 0 (no cache) or more", name, ttl)
+		}
 	}
 	return nil
 }
@@ -142,6 +157,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		companies: empresa.New(cfg.CompanyBillingInternalURL),
 		clock:     clock.New(zone, time.Now),
 		rep:       afd.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
+
+		employeeCacheTTL: cfg.EmployeeCacheTTL,
+		locaisCacheTTL:   cfg.LocaisCacheTTL,
 	}
 
 	// -------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/httpserver"
@@ -21,13 +23,18 @@ import (
 )
 
 // dependencies are what the routes use: the database, the peers'
-// internal APIs, the clock and the REP-P's identification.
+// internal APIs, the clock, the REP-P's identification and how long the
+// clock-in may keep what it reads (zero: not at all).
 type dependencies struct {
 	db        *pgxpool.Pool
 	employees *employee.Client
 	companies *empresa.Client
 	clock     *clock.Clock
 	rep       afd.REP
+	// employeeCacheTTL: the clock-in's employee records (employee.Cached).
+	employeeCacheTTL time.Duration
+	// locaisCacheTTL: each company's work places for the geofence check.
+	locaisCacheTTL time.Duration
 }
 
 // mountRoutes registers every route of the service, all public and behind
@@ -53,10 +60,13 @@ type dependencies struct {
 //	DEL  /registropontos/locais-trabalho/{localId}           company    local
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependencies) {
 	registros := registro.NewStore(d.db, d.clock)
-	places := locais.NewStore(d.db)
+	places := locais.NewStore(d.db, d.locaisCacheTTL)
+	// Only the clock-in reads employees through the cache: the other
+	// routes are rare and show or check the current record.
+	clockInEmployees := employee.NewCached(d.employees, d.employeeCacheTTL, employee.CacheSize)
 
 	public := srv.Public.Group("", verifier.Middleware())
-	registro.NewHandlers(registros, d.employees, d.clock, places).Public(public)
+	registro.NewHandlers(registros, clockInEmployees, d.clock, places).Public(public)
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock).Public(public)
 	falta.NewHandlers(falta.NewStore(d.db), d.employees, d.clock).Public(public)
 	relatorios := relatorio.NewStore(d.db)

@@ -6,10 +6,13 @@
 package employee
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/svcclient"
@@ -31,6 +34,10 @@ func New(baseURL string, opts ...svcclient.Option) *Client {
 // Funcionario is the employee view: the fields timekeeping uses, and Raw,
 // the whole record as the employee service rendered it (the contract's
 // Employee record), which the clock-in answer nests.
+//
+// Raw is read-only once decoded: the clock-in cache (Cached) hands the
+// same record, map included, to concurrent requests, so whoever needs a
+// changed record copies the map first (as registro.nest does).
 type Funcionario struct {
 	ID               int64  `json:"id"`
 	EmpresaID        int64  `json:"empresaId"`
@@ -44,13 +51,85 @@ type Funcionario struct {
 	Raw map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON keeps the whole record in Raw besides the typed fields.
+// UnmarshalJSON keeps the whole record in Raw and reads the typed fields
+// from Raw's values, so the record is scanned once rather than once for the
+// struct and again for the map (it is on the clock-in's path). Keys match
+// exactly, as the employee service renders them.
 func (f *Funcionario) UnmarshalJSON(b []byte) error {
-	type plain Funcionario
-	if err := json.Unmarshal(b, (*plain)(f)); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	return json.Unmarshal(b, &f.Raw)
+	*f = Funcionario{Raw: raw}
+	for _, field := range [...]struct {
+		key  string
+		into any
+	}{
+		{"id", &f.ID}, {"empresaId", &f.EmpresaID}, {"escalaTrabalhoId", &f.EscalaTrabalhoID},
+		{"nome", &f.Nome}, {"cargo", &f.Cargo}, {"cpfcnpj", &f.CPF}, {"ativo", &f.Ativo}, {"segmento", &f.Segmento},
+	} {
+		if v, ok := raw[field.key]; ok {
+			if err := scalar(v, field.into); err != nil {
+				return fmt.Errorf("employee: field %s: %w", field.key, err)
+			}
+		}
+	}
+	return nil
+}
+
+// scalar decodes one value of Raw into p as json.Unmarshal would. A small
+// json.Unmarshal costs about as much as decoding the whole record into the
+// struct did, so the usual shapes (a string without escapes, digits, true,
+// false, null) are read directly; anything else goes to json.Unmarshal.
+func scalar(v json.RawMessage, p any) error {
+	switch p := p.(type) {
+	case *string:
+		if n := len(v); n >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 && utf8.Valid(v) {
+			*p = string(v[1 : n-1])
+			return nil
+		}
+	case *bool:
+		switch string(v) {
+		case "true":
+			*p = true
+			return nil
+		case "false":
+			*p = false
+			return nil
+		}
+	case *int64:
+		if n, ok := digits(v); ok {
+			*p = n
+			return nil
+		}
+	case **int:
+		if string(v) == "null" {
+			*p = nil
+			return nil
+		}
+		if n, ok := digits(v); ok {
+			i := int(n)
+			*p = &i
+			return nil
+		}
+	}
+	return json.Unmarshal(v, p)
+}
+
+// digits reads v as a non-negative decimal integer of at most 18 digits
+// (no overflow possible).
+func digits(v []byte) (int64, bool) {
+	if len(v) == 0 || len(v) > 18 || (v[0] == '0' && len(v) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // Horario is one working day of a schedule: entrada is HH:MM local time,

@@ -27,16 +27,23 @@ type Geofencer interface {
 	Geofence(ctx context.Context, empresaID int64, localizacao string) (*Geofence, error)
 }
 
+// Employees finds the punching employee: employee.Cached in production, so
+// that a punch rarely calls the employee service (see there for how stale
+// a record may be), or employee.Client.
+type Employees interface {
+	Funcionario(ctx context.Context, empresaID, id int64) (employee.Funcionario, error)
+}
+
 // Handlers serve the clock-in and the employee's own records.
 type Handlers struct {
 	store     *Store
-	employees *employee.Client
+	employees Employees
 	clock     *clock.Clock
 	places    Geofencer
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, places Geofencer) *Handlers {
+func NewHandlers(store *Store, employees Employees, clk *clock.Clock, places Geofencer) *Handlers {
 	return &Handlers{store: store, employees: employees, clock: clk, places: places}
 }
 

@@ -1,0 +1,230 @@
+package employee
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/svcclient"
+)
+
+// fakePeer is the employee service's GET /internal/funcionarios/{id}:
+// employee id belongs to company 1 when id < 900 and is unknown (404)
+// otherwise; status, when set, is answered instead; hold, when set, keeps
+// every answer until it is closed. Calls are counted.
+type fakePeer struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	calls  int
+	status int
+	hold   chan struct{}
+	// arrived receives a value as each call comes in (buffered).
+	arrived chan struct{}
+}
+
+func newFakePeer(t *testing.T) *fakePeer {
+	t.Helper()
+	p := &fakePeer{arrived: make(chan struct{}, 100)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.calls++
+		status, hold := p.status, p.hold
+		p.mu.Unlock()
+		p.arrived <- struct{}{}
+		if hold != nil {
+			<-hold
+		}
+		id, _ := strconv.Atoi(r.PathValue("id"))
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case status != 0:
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte(`{"message":"falhou","code":"x"}`))
+		case id >= 900:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"message":"funcionário não encontrado","code":"nao_encontrado"}`))
+		default:
+			_, _ = w.Write([]byte(`{"id":` + strconv.Itoa(id) + `,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario"}`))
+		}
+	})
+	p.srv = httptest.NewServer(mux)
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+func (p *fakePeer) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls
+}
+
+func (p *fakePeer) set(status int, hold chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status, p.hold = status, hold
+}
+
+// cached is a cache of ttl in front of p; failures are not retried, so
+// that each lookup is one call.
+func (p *fakePeer) cached(ttl time.Duration) *Cached {
+	return NewCached(New(p.srv.URL, svcclient.WithRetries(0), svcclient.WithTimeout(5*time.Second)), ttl, 100)
+}
+
+func lookup(t *testing.T, c *Cached, empresaID, id int64) (Funcionario, error) {
+	t.Helper()
+	return c.Funcionario(t.Context(), empresaID, id)
+}
+
+func wantCount(t *testing.T, p *fakePeer, n int, when string) {
+	t.Helper()
+	if got := p.count(); got != n {
+		t.Fatalf("%s: %d calls to the employee service, want %d", when, got, n)
+	}
+}
+
+func TestCachedAnswersFromMemoryWithinTheTTL(t *testing.T) {
+	p := newFakePeer(t)
+	c := p.cached(time.Hour)
+	first, err := lookup(t, c, 1, 10)
+	if err != nil || first.ID != 10 || first.Nome != "Ana" || string(first.Raw["role"]) != `"funcionario"` {
+		t.Fatalf("%+v, %v", first, err)
+	}
+	second, err := lookup(t, c, 1, 10)
+	if err != nil || second.ID != 10 {
+		t.Fatalf("%+v, %v", second, err)
+	}
+	wantCount(t, p, 1, "twice the same employee")
+	if _, err := lookup(t, c, 1, 11); err != nil {
+		t.Fatal(err)
+	}
+	wantCount(t, p, 2, "another employee")
+}
+
+func TestCachedCallsAgainAfterTheTTL(t *testing.T) {
+	p := newFakePeer(t)
+	const ttl = 50 * time.Millisecond
+	c := p.cached(ttl)
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * ttl)
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	wantCount(t, p, 2, "after the TTL")
+}
+
+func TestCachedKeepsNoErrors(t *testing.T) {
+	p := newFakePeer(t)
+	c := p.cached(time.Hour)
+	for range 2 {
+		if _, err := lookup(t, c, 1, 950); !isStatus(err, http.StatusNotFound) {
+			t.Fatalf("unknown employee: %v", err)
+		}
+	}
+	wantCount(t, p, 2, "unknown employee")
+	// Another company's employee is the same 404, not kept either.
+	for range 2 {
+		if _, err := lookup(t, c, 2, 10); !isStatus(err, http.StatusNotFound) {
+			t.Fatalf("another company's employee: %v", err)
+		}
+	}
+	wantCount(t, p, 4, "another company's employee")
+	p.set(http.StatusInternalServerError, nil)
+	if _, err := lookup(t, c, 1, 10); err == nil {
+		t.Fatal("a failing employee service: no error")
+	}
+	p.set(0, nil)
+	for range 2 {
+		if _, err := lookup(t, c, 1, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCount(t, p, 6, "after the failure")
+}
+
+func TestCachedZeroTTLAlwaysCalls(t *testing.T) {
+	p := newFakePeer(t)
+	c := p.cached(0)
+	for range 3 {
+		if _, err := lookup(t, c, 1, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCount(t, p, 3, "no cache")
+}
+
+// Concurrent misses for one employee make one call, whose answer they all
+// get.
+func TestCachedConcurrentMissesMakeOneCall(t *testing.T) {
+	p := newFakePeer(t)
+	c := p.cached(time.Hour)
+	hold := make(chan struct{})
+	p.set(0, hold)
+	const n = 20
+	var started, done sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		started.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			started.Done()
+			f, err := c.Funcionario(context.Background(), 1, 10)
+			if err == nil && f.ID != 10 {
+				err = apierr.Internal(nil)
+			}
+			errs <- err
+		}()
+	}
+	started.Wait()
+	<-p.arrived
+	// Let the others reach the shared call; any that come after it ended
+	// find the record in the cache, so the count is one either way.
+	time.Sleep(20 * time.Millisecond)
+	close(hold)
+	done.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantCount(t, p, 1, "concurrent misses")
+}
+
+// A caller that gives up waiting gets a 503, while the call it started
+// goes on for the others and is kept.
+func TestCachedCallerLeavingDoesNotFailTheSharedCall(t *testing.T) {
+	p := newFakePeer(t)
+	c := p.cached(time.Hour)
+	hold := make(chan struct{})
+	p.set(0, hold)
+	ctx, cancel := context.WithCancel(context.Background())
+	failed := make(chan error, 1)
+	go func() {
+		_, err := c.Funcionario(ctx, 1, 10)
+		failed <- err
+	}()
+	<-p.arrived
+	cancel()
+	if err := <-failed; !isStatus(err, http.StatusServiceUnavailable) {
+		t.Fatalf("caller that left: %v, want a 503", err)
+	}
+	close(hold)
+	if f, err := lookup(t, c, 1, 10); err != nil || f.ID != 10 {
+		t.Fatalf("%+v, %v", f, err)
+	}
+	wantCount(t, p, 1, "after the caller left")
+}
+
+func isStatus(err error, status int) bool {
+	e, ok := apierr.As(err)
+	return ok && e.Status == status
+}
