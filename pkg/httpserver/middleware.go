@@ -30,10 +30,11 @@ var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 // they are neither traced nor logged above debug level.
 var probePaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
-// useCommon installs, outermost first: request id, tracing, the observer
-// (error translation, access log, metrics), the per-request deadline and
-// panic recovery.
+// useCommon installs, outermost first: the trusted proxies for ClientIP,
+// request id, tracing, the observer (error translation, access log,
+// metrics), the per-request deadline and panic recovery.
 func (s *Server) useCommon(app *fiber.App, listener string) {
+	app.Use(s.trustProxies)
 	app.Use(func(c *fiber.Ctx) error {
 		if id := c.Get(fiber.HeaderXRequestID); id != "" && !validRequestID.MatchString(id) {
 			c.Request().Header.Del(fiber.HeaderXRequestID)
@@ -134,7 +135,7 @@ func (s *Server) observe(listener string) fiber.Handler {
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
 			slog.Int("bytes", responseSize(c)),
 			slog.String("request_id", RequestID(c)),
-			slog.String("ip", c.IP()),
+			slog.String("ip", ClientIP(c)),
 		)
 		return nil
 	}

@@ -35,6 +35,12 @@ type Config struct {
 	// public one): profiles show internals and cost CPU, so they are off
 	// unless someone is measuring (make bench -pprof).
 	Pprof bool `conf:"default:false,help:serve /debug/pprof/ on the internal listener (profiling)"`
+	// TrustedProxies are the reverse proxies (the ingress controller's
+	// pods; tools/gateway locally) whose X-Forwarded-For entries are
+	// believed when finding the client's address (ClientIP). Empty trusts
+	// nobody: the client is the TCP peer. conf's own list syntax splits on
+	// ";" only, so the string is parsed here, accepting commas too.
+	TrustedProxies string `conf:"help:IPs and CIDRs of the proxies whose X-Forwarded-For is believed (separated by commas or spaces; empty trusts none)"`
 }
 
 // Validate rejects settings that would make the server unusable.
@@ -62,6 +68,9 @@ func (c *Config) Validate() error {
 	if c.BodyLimit <= 0 {
 		errs = append(errs, errors.New("BodyLimit must be positive"))
 	}
+	if _, err := parseTrustedProxies(c.TrustedProxies); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -81,6 +90,7 @@ type Server struct {
 	cfg      Config
 	log      *slog.Logger
 	checks   []Check
+	proxies  trustedProxies
 	draining atomic.Bool
 }
 
@@ -88,6 +98,14 @@ type Server struct {
 // internal probe and metrics routes.
 func New(service string, cfg Config, log *slog.Logger, checks ...Check) *Server {
 	s := &Server{cfg: cfg, log: log, checks: checks, Metrics: metrics.New(service)}
+	proxies, err := parseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		// Validate refuses such a configuration at start-up; a caller that
+		// skipped it gets the entries that parse, which trusts less, never
+		// more, than intended.
+		log.Error("http: ignoring bad trusted proxies", "err", err)
+	}
+	s.proxies = proxies
 	s.Public = s.newApp(service, "public")
 	s.Internal = s.newApp(service, "internal")
 	s.routeProbes()

@@ -205,9 +205,15 @@ func (h *harness) do(method, url string, body any) answer {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return h.send(req)
+}
+
+// send makes one request and reads its answer.
+func (h *harness) send(req *http.Request) answer {
+	h.t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		h.t.Fatalf("%s %s: %v", method, url, err)
+		h.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
@@ -217,7 +223,7 @@ func (h *harness) do(method, url string, body any) answer {
 	a := answer{status: resp.StatusCode, header: resp.Header, raw: raw}
 	if len(raw) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &a.body); err != nil {
-			h.t.Fatalf("%s %s: answer is not a JSON object: %s", method, url, raw)
+			h.t.Fatalf("%s %s: answer is not a JSON object: %s", req.Method, req.URL, raw)
 		}
 	}
 	return a

@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +71,33 @@ func TestRateLimitCodesPerHour(t *testing.T) {
 	h.deps.login.Drain(5e9)
 	h.smtp.none(t)
 	h.codeByMail(func2)
+}
+
+// Behind a trusted proxy (the test's loopback plays it) each client has its
+// own budget, found by reading X-Forwarded-For from the right: a client
+// cannot get a fresh one by prepending addresses of its own.
+func TestRateLimitPerClientBehindProxy(t *testing.T) {
+	t.Parallel()
+	h := start(t, func(c *Config) {
+		c.Auth.RatePerIP = 2
+		c.HTTP.TrustedProxies = "127.0.0.1/32"
+	})
+	login := func(xff, email string) answer {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, h.public+"/auth/login",
+			strings.NewReader(`{"email":"`+email+`","password":"senha-errada-1"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", xff)
+		return h.send(req)
+	}
+	for i := range 2 {
+		login("203.0.113.1", "a"+strconv.Itoa(i)+"@padaria.com.br").expect(t, http.StatusUnauthorized)
+	}
+	expectLimited(t, login("203.0.113.1", "a9@padaria.com.br"), 60)
+	expectLimited(t, login("198.51.100.7, 203.0.113.1", "a9@padaria.com.br"), 60)
+	// Another client behind the same proxy is not held back.
+	login("203.0.113.2", "b@padaria.com.br").expect(t, http.StatusUnauthorized)
 }

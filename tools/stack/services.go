@@ -21,6 +21,8 @@ const (
 	// stripeWebhookSecret signs the webhooks a developer replays locally
 	// (stripe-mock sends none).
 	stripeWebhookSecret = "whsec_ponto_local_dev"
+	// trustedProxies is the gateway's address as the services see it.
+	trustedProxies = host + "/32"
 )
 
 // service is what the stack needs to know about one service.
@@ -50,6 +52,10 @@ func (o *Options) env(s service) []string {
 		"HTTP_PUBLIC_ADDR=" + o.addr(p.Public),
 		"HTTP_INTERNAL_ADDR=" + o.addr(p.Internal),
 		"LOG_LEVEL=" + o.LogLevel,
+		// The gateway reaches the services from loopback; trusting it
+		// makes them read the client's address from the X-Forwarded-For
+		// it sets, as they do behind the Ingress.
+		"HTTP_TRUSTED_PROXIES=" + trustedProxies,
 	}
 	// Every service gets every internal URL; ardanlabs/conf ignores the
 	// ones a service does not declare.

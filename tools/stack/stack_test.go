@@ -73,6 +73,7 @@ func TestEnv(t *testing.T) {
 	o.DataDir = "/repo/.data"
 	common := []string{
 		"LOG_LEVEL=info",
+		"HTTP_TRUSTED_PROXIES=127.0.0.1/32",
 		"AUTH_INTERNAL_URL=http://127.0.0.1:9081",
 		"COMPANY_BILLING_INTERNAL_URL=http://127.0.0.1:9082",
 		"EMPLOYEE_INTERNAL_URL=http://127.0.0.1:9083",

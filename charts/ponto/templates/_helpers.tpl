@@ -104,7 +104,8 @@ binary (Ki, Mi, Gi, Ti) or decimal (k, M, G, T) suffix.
 {{/*
 ponto.plainEnv: the service's non-secret environment as a YAML map (the
 ConfigMap's data, and the migration Job's env). Derived from ports, calls,
-tokens, logLevel and shutdownDelay, then commonEnv and the service's env.
+tokens, logLevel, shutdownDelay and trustedProxies, then commonEnv and the
+service's env.
 */}}
 {{- define "ponto.plainEnv" -}}
 {{- $root := .root -}}
@@ -114,6 +115,9 @@ tokens, logLevel and shutdownDelay, then commonEnv and the service's env.
 {{- $_ = set $env "HTTP_INTERNAL_ADDR" (printf "0.0.0.0:%v" $root.Values.ports.internal) -}}
 {{- $_ = set $env "HTTP_SHUTDOWN_DELAY" $s.shutdownDelay -}}
 {{- $_ = set $env "LOG_LEVEL" $s.logLevel -}}
+{{- with $root.Values.trustedProxies -}}
+{{- $_ = set $env "HTTP_TRUSTED_PROXIES" (join "," .) -}}
+{{- end -}}
 {{- range $peer := $s.calls -}}
 {{- $peerValues := get $root.Values.services $peer -}}
 {{- if not $peerValues -}}{{- fail (printf "services.%s.calls: unknown service %q" $.name $peer) -}}{{- end -}}

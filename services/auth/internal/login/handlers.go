@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/mail"
@@ -67,13 +68,16 @@ type loginAnswer struct {
 	User         any    `json:"user"`
 }
 
-// limit applies the route's per-IP and per-e-mail budgets.
+// limit applies the route's per-IP and per-e-mail budgets. The IP is the
+// client's as the trusted proxies report it (HTTP_TRUSTED_PROXIES): behind
+// the Ingress, c.IP() would be the proxy and put every client under one
+// budget.
 func (h *Handlers) limit(c *fiber.Ctx, route, email string, extra ...ratelimit.Check) error {
 	perMinute := func(name string, n int) ratelimit.Rule {
 		return ratelimit.Rule{Name: route + ":" + name, Limit: n, Window: time.Minute}
 	}
 	checks := append([]ratelimit.Check{
-		{Rule: perMinute("ip", h.Limits.PerIP), Key: ratelimit.IPKey(c.IP())},
+		{Rule: perMinute("ip", h.Limits.PerIP), Key: ratelimit.IPKey(httpserver.ClientIP(c))},
 		{Rule: perMinute("email", h.Limits.PerEmail), Key: ratelimit.EmailKey(email)},
 	}, extra...)
 	return h.Limiter.Allow(c.UserContext(), checks...)
