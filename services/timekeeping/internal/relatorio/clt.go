@@ -32,7 +32,7 @@ func apurar(days []Dia, p Params) {
 func Apurar(days []Dia, p Params) { apurar(days, p) }
 
 // add sums day d into t.
-func (t *Totais) add(d Dia) {
+func (t *Totais) add(d *Dia) {
 	t.MinutosTrabalhados += d.MinutosTrabalhados
 	t.MinutosPrevistos += d.MinutosPrevistos
 	t.MinutosExtras += d.MinutosExtras
@@ -52,8 +52,8 @@ func (t *Totais) add(d Dia) {
 // Somar is the totals of days.
 func Somar(days []Dia) Totais {
 	var t Totais
-	for _, d := range days {
-		t.add(d)
+	for i := range days {
+		t.add(&days[i])
 	}
 	return t
 }

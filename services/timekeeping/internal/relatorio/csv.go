@@ -3,7 +3,6 @@ package relatorio
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -26,33 +25,45 @@ const utf8BOM = "\uFEFF"
 // BOM, ";" between fields, CRLF line ends, one row per employee and day,
 // then a TOTAL row per employee and a final row for the department.
 func writeCSV(c *fiber.Ctx, r Relatorio) error {
+	body, err := renderCSV(r)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="relatorio-`+fileName(r.Departamento.Nome)+
+		"-"+r.Inicio+"-"+r.Fim+`.csv"`)
+	return c.Send(body)
+}
+
+// renderCSV is the body of writeCSV's answer.
+func renderCSV(r Relatorio) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(utf8BOM)
 	w := csv.NewWriter(&buf)
 	w.Comma = ';'
 	w.UseCRLF = true
 	_ = w.Write(csvHeader)
+	// One record and one buffer for the punches serve every day row: the
+	// writer copies them out before the next.
+	row := make([]string, 0, len(csvHeader))
+	var text []byte
 	for _, it := range r.Itens {
 		f := it.Funcionario
-		id := strconv.FormatInt(f.ID, 10)
-		for _, d := range it.Dias {
-			_ = w.Write([]string{id, cell(f.Nome), cell(f.CPF), d.Data, punches(d.Marcacoes),
+		id, nome, cpf := strconv.FormatInt(f.ID, 10), cell(f.Nome), cell(f.CPF)
+		for i := range it.Dias {
+			d := &it.Dias[i]
+			text = d.Marcacoes.appendText(text[:0])
+			_ = w.Write(append(row[:0], id, nome, cpf, d.Data, string(text),
 				itoa(d.MinutosTrabalhados), itoa(d.MinutosPrevistos), itoa(d.MinutosExtras), itoa(d.MinutosAtraso),
 				itoa(d.SaldoMinutos), yesNo(d.Falta), itoa(d.AjustesPendentes), yesNo(d.Incompleto),
 				itoa(d.MinutosExtras50), itoa(d.MinutosExtras100), itoa(d.MinutosNoturnos), itoa(d.MinutosNoturnosReduzidos),
-				cell(deref(d.Feriado)), strings.Join(d.Alertas, " | ")})
+				cell(deref(d.Feriado)), strings.Join(d.Alertas, " | ")))
 		}
-		_ = w.Write(totalRow(id, cell(f.Nome), cell(f.CPF), "TOTAL", it.Totais))
+		_ = w.Write(totalRow(id, nome, cpf, "TOTAL", it.Totais))
 	}
 	_ = w.Write(totalRow("", "TOTAL DO DEPARTAMENTO "+cell(r.Departamento.Nome), "", r.Inicio+" a "+r.Fim, r.Totais))
 	w.Flush()
-	if err := w.Error(); err != nil {
-		return apierr.Internal(err)
-	}
-	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="relatorio-`+fileName(r.Departamento.Nome)+
-		"-"+r.Inicio+"-"+r.Fim+`.csv"`)
-	return c.Send(buf.Bytes())
+	return buf.Bytes(), w.Error()
 }
 
 func totalRow(id, nome, cpf, data string, t Totais) []string {
@@ -60,31 +71,6 @@ func totalRow(id, nome, cpf, data string, t Totais) []string {
 		itoa(t.MinutosExtras), itoa(t.MinutosAtraso), itoa(t.SaldoMinutos), itoa(t.Faltas), itoa(t.AjustesPendentes), "",
 		itoa(t.MinutosExtras50), itoa(t.MinutosExtras100), itoa(t.MinutosNoturnos), itoa(t.MinutosNoturnosReduzidos),
 		"", itoa(t.Alertas)}
-}
-
-// punches writes a day's punches as "08:02 entrada | 12:00 almoço", local
-// effective times, marking adjusted and pending ones.
-func punches(raw json.RawMessage) string {
-	var ps []struct {
-		Tipo      string `json:"tipo"`
-		HoraLocal string `json:"horaLocal"`
-		Status    string `json:"status"`
-	}
-	if json.Unmarshal(raw, &ps) != nil {
-		return ""
-	}
-	parts := make([]string, 0, len(ps))
-	for _, p := range ps {
-		s := p.HoraLocal + " " + p.Tipo
-		switch p.Status {
-		case "ajuste aprovado pela empresa":
-			s += " (ajustada)"
-		case "ajuste solicitado":
-			s += " (ajuste pendente)"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " | ")
 }
 
 // cell keeps a text from being read as a formula by a spreadsheet.

@@ -127,15 +127,20 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 }
 
 // items groups the day rows (ordered as listed) under their employees.
+// Each employee's days are his run of days, not a copy: a department's
+// CSV has tens of thousands of them.
 func items(listed []employee.Funcionario, days []Dia) []Item {
 	out := make([]Item, 0, len(listed))
 	i := 0
 	for _, f := range listed {
 		it := Item{Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, Cargo: f.Cargo, CPF: f.CPF, Ativo: f.Ativo,
 			Segmento: f.Segmento}, Dias: []Dia{}}
+		start := i
 		for ; i < len(days) && days[i].FuncionarioID == f.ID; i++ {
-			it.Dias = append(it.Dias, days[i])
-			it.Totais.add(days[i])
+			it.Totais.add(&days[i])
+		}
+		if i > start {
+			it.Dias = days[start:i:i]
 		}
 		out = append(out, it)
 	}

@@ -2,13 +2,14 @@ package relatorio
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Store runs the report's SQL.
@@ -66,7 +67,12 @@ func (p Params) args() []any {
 //     the scheduled entrada in the company's zone), the absence and the
 //     company's holiday.
 //
-// {{marcacoes}} is the punches' JSON (or NULL when only totals are wanted).
+// {{marcacoes}} is the day's punches as parallel arrays in NSR order
+// (marcacoesColumns), or NULLs when only totals are wanted. Arrays rather
+// than JSON: for a department's CSV, one JSON object per punch cost
+// PostgreSQL several times what the arrays do, and Go then decoded it
+// twice; the JSON answers spell their page's few punches out in Go
+// (Marcacoes).
 // Parameters: $1 company, $2..$3 period, $4 time zone, $5 employees,
 // $6..$9 the schedule arrays.
 const linhas = `WITH funcs AS (
@@ -87,7 +93,7 @@ const linhas = `WITH funcs AS (
 			PARTITION BY m.funcionario_id, m.jornada ORDER BY m.nsr) END AS fecha
 	FROM marcacoes m
 ), por_dia AS (
-	SELECT funcionario_id, jornada, {{marcacoes}} AS marcacoes,
+	SELECT funcionario_id, jornada, {{marcacoes}},
 		coalesce(sum(greatest(0, (date_part('epoch', fecha - efetivo) / 60)::int)), 0)::int AS trabalhados,
 		min(efetivo) FILTER (WHERE tipo = 'entrada') AS primeira_entrada,
 		count(*) FILTER (WHERE ajuste = 'ajuste solicitado')::int AS pendentes,
@@ -104,7 +110,8 @@ const linhas = `WITH funcs AS (
 	FROM por_dia pd
 	WINDOW w AS (PARTITION BY funcionario_id ORDER BY jornada)
 ), linhas AS (
-	SELECT f.funcionario_id, f.ordem, d.dia::date AS jornada, pd.marcacoes,
+	SELECT f.funcionario_id, f.ordem, d.dia::date AS jornada,
+		pd.ids, pd.tipos, pd.registradas, pd.efetivas, pd.status,
 		coalesce(pd.trabalhados, 0) AS trabalhados,
 		coalesce(e.previstos, 0) AS previstos,
 		coalesce(greatest(0, (date_part('epoch', (pd.primeira_entrada AT TIME ZONE $4::text) - d.dia) / 60)::int
@@ -123,42 +130,45 @@ const linhas = `WITH funcs AS (
 )
 `
 
-// marcacoesJSON renders a day's punches, in NSR order.
-const marcacoesJSON = `json_agg(json_build_object(
-		'id', id,
-		'tipo', tipo,
-		'horarioRegistro', to_char(horario_registro AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-		'horarioEfetivo', to_char(efetivo AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-		'horaLocal', to_char(efetivo AT TIME ZONE $4::text, 'HH24:MI'),
-		'status', coalesce(ajuste, 'aprovado automaticamente'))
-	ORDER BY nsr)`
+// marcacoesColumns are a day's punches in NSR order: ids, tipos, original
+// and effective times, and status (the adjustment's, else "aprovado
+// automaticamente"). Their local times are the day's marcas.
+const marcacoesColumns = `array_agg(id ORDER BY nsr) AS ids,
+		array_agg(tipo ORDER BY nsr) AS tipos,
+		array_agg(horario_registro ORDER BY nsr) AS registradas,
+		array_agg(efetivo ORDER BY nsr) AS efetivas,
+		array_agg(coalesce(ajuste, 'aprovado automaticamente') ORDER BY nsr) AS status`
+
+// marcacoesNull stands for marcacoesColumns when no punch is wanted.
+const marcacoesNull = `NULL::bigint[] AS ids, NULL::text[] AS tipos, NULL::timestamptz[] AS registradas,
+		NULL::timestamptz[] AS efetivas, NULL::text[] AS status`
 
 // selectRows lists the day rows in report order.
-const selectRows = `SELECT funcionario_id, jornada, coalesce(marcacoes, '[]'::json), trabalhados, previstos, atraso,
-	falta, pendentes, incompleto, marcas, descanso, fora, feriado
+const selectRows = `SELECT funcionario_id, jornada, ids, tipos, registradas, efetivas, status, trabalhados, previstos,
+	atraso, falta, pendentes, incompleto, marcas, descanso, fora, feriado
 FROM linhas
 ORDER BY ordem, jornada`
 
 // daysSQL lists the rows with their punches; factsSQL without them, for
 // the department's totals.
 var (
-	daysSQL  = strings.Replace(linhas, "{{marcacoes}}", marcacoesJSON, 1) + selectRows
-	factsSQL = strings.Replace(linhas, "{{marcacoes}}", "NULL::json", 1) + selectRows
+	daysSQL  = strings.Replace(linhas, "{{marcacoes}}", marcacoesColumns, 1) + selectRows
+	factsSQL = strings.Replace(linhas, "{{marcacoes}}", marcacoesNull, 1) + selectRows
 )
 
 // Dia is one employee's day in the report.
 type Dia struct {
-	FuncionarioID      int64           `json:"-"`
-	Data               string          `json:"data"`
-	Marcacoes          json.RawMessage `json:"marcacoes"`
-	MinutosTrabalhados int             `json:"minutosTrabalhados"`
-	MinutosPrevistos   int             `json:"minutosPrevistos"`
-	MinutosExtras      int             `json:"minutosExtras"`
-	MinutosAtraso      int             `json:"minutosAtraso"`
-	SaldoMinutos       int             `json:"saldoMinutos"`
-	Falta              bool            `json:"falta"`
-	AjustesPendentes   int             `json:"ajustesPendentes"`
-	Incompleto         bool            `json:"incompleto"`
+	FuncionarioID      int64     `json:"-"`
+	Data               string    `json:"data"`
+	Marcacoes          Marcacoes `json:"marcacoes"`
+	MinutosTrabalhados int       `json:"minutosTrabalhados"`
+	MinutosPrevistos   int       `json:"minutosPrevistos"`
+	MinutosExtras      int       `json:"minutosExtras"`
+	MinutosAtraso      int       `json:"minutosAtraso"`
+	SaldoMinutos       int       `json:"saldoMinutos"`
+	Falta              bool      `json:"falta"`
+	AjustesPendentes   int       `json:"ajustesPendentes"`
+	Incompleto         bool      `json:"incompleto"`
 
 	// The CLT figures (package clt): overtime split by rate, night work in
 	// clock and night-hour minutes, whether the tolerance of art. 58 §1
@@ -173,7 +183,10 @@ type Dia struct {
 	Feriado                  *string  `json:"feriado"`
 	Alertas                  []string `json:"alertas"`
 
-	// The facts the rules start from.
+	// The facts the rules start from. marcas are the effective times of
+	// the punches, in NSR order, as minutes after the workday's local
+	// midnight (below 0 or past a day when an approved adjustment moved a
+	// punch to another date).
 	atrasoBruto int
 	marcas      []int
 	fora        int
@@ -235,23 +248,41 @@ func (s *Store) Days(ctx context.Context, p Params) ([]Dia, error) {
 	return days, err
 }
 
+// queryDays reads the day rows of sql straight into one slice, sized for
+// every employee on every date of the period (up to the largest CSV): a
+// department's CSV has tens of thousands of rows, and a Dia is large
+// enough for growing the slice, or scanning into a copy, to show in the
+// profile.
 func queryDays(ctx context.Context, tx pgx.Tx, sql string, p Params) ([]Dia, error) {
-	rows, _ := tx.Query(ctx, sql, p.args()...)
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Dia, error) {
-		var d Dia
-		var data time.Time
-		var marcas []int32
-		err := row.Scan(&d.FuncionarioID, &data, &d.Marcacoes, &d.MinutosTrabalhados, &d.MinutosPrevistos,
-			&d.atrasoBruto, &d.Falta, &d.AjustesPendentes, &d.Incompleto, &marcas, &d.DescansoMinutos, &d.fora, &d.Feriado)
-		d.Data = data.Format(time.DateOnly)
-		d.marcas = make([]int, len(marcas))
-		for i, m := range marcas {
-			d.marcas[i] = int(m)
-		}
-		return d, err
-	})
+	rows, err := tx.Query(ctx, sql, p.args()...)
 	if err != nil {
 		return nil, fmt.Errorf("relatorio: days: %w", err)
 	}
+	defer rows.Close()
+	out := make([]Dia, 0, min(len(p.Funcionarios)*max(request.Days(p.Inicio, p.Fim), 0), maxCSVRows))
+	for rows.Next() {
+		out = append(out, Dia{})
+		if err := scanDia(rows, &out[len(out)-1]); err != nil {
+			return nil, fmt.Errorf("relatorio: days: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("relatorio: days: %w", err)
+	}
 	return out, nil
+}
+
+// scanDia reads one row of selectRows into d.
+func scanDia(rows pgx.Rows, d *Dia) error {
+	var data time.Time
+	m := &d.Marcacoes
+	err := rows.Scan(&d.FuncionarioID, &data, &m.ids, &m.tipos, &m.registradas, &m.efetivas, &m.status,
+		&d.MinutosTrabalhados, &d.MinutosPrevistos, &d.atrasoBruto, &d.Falta, &d.AjustesPendentes, &d.Incompleto,
+		&d.marcas, &d.DescansoMinutos, &d.fora, &d.Feriado)
+	if err != nil {
+		return err
+	}
+	d.Data = data.Format(time.DateOnly)
+	m.locais = d.marcas
+	return m.check()
 }

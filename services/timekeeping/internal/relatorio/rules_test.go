@@ -1,7 +1,6 @@
 package relatorio
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
@@ -32,10 +31,17 @@ func TestCSVCells(t *testing.T) {
 			t.Errorf("fileName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	raw := json.RawMessage(`[{"tipo":"entrada","horaLocal":"07:55","status":"ajuste solicitado"},
-		{"tipo":"saída","horaLocal":"17:00","status":"ajuste aprovado pela empresa"},
-		{"tipo":"almoço","horaLocal":"12:00","status":"ajuste reprovado pela empresa"}]`)
-	if got := punches(raw); got != "07:55 entrada (ajuste pendente) | 17:00 saída (ajustada) | 12:00 almoço" {
-		t.Errorf("punches = %q", got)
+	// Approved adjustments moved the fourth punch to 22:30 of the day
+	// before and the fifth to 00:10 of the day after.
+	m := Marcacoes{tipos: []string{"entrada", "saída", "almoço", "retorno almoço", "saída"},
+		status: []string{"ajuste solicitado", "ajuste aprovado pela empresa", "ajuste reprovado pela empresa",
+			"ajuste aprovado pela empresa", "aprovado automaticamente"},
+		locais: []int{475, 1020, 720, -90, 1450}}
+	want := "07:55 entrada (ajuste pendente) | 17:00 saída (ajustada) | 12:00 almoço | 22:30 retorno almoço (ajustada) | 00:10 saída"
+	if got := string(m.appendText([]byte("x"))); got != "x"+want {
+		t.Errorf("appendText = %q, want %q", got, want)
+	}
+	if got := string((Marcacoes{}).appendText(nil)); got != "" {
+		t.Errorf("no punches: %q", got)
 	}
 }
