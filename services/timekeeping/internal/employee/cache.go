@@ -11,9 +11,9 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 )
 
-// CacheSize bounds the clock-in cache. An entry is about 4 KiB (the whole
-// record, decoded into Raw), so a full cache holds about 75 MiB, within a
-// pod's 256 MiB; entries leave after their TTL, so it only fills when that
+// CacheSize bounds the clock-in cache. An entry is at most about 4 KiB
+// (the record rendered as PublicJSON is less), so a full cache holds under
+// 75 MiB, within a pod's 256 MiB; entries leave after their TTL, so it only fills when that
 // many employees punch within one TTL on one replica (at 30 s, over 600
 // punches a second). Past that the least recently used are dropped.
 const CacheSize = 20_000
@@ -52,8 +52,8 @@ func NewCached(client *Client, ttl time.Duration, size int) *Cached {
 	return c
 }
 
-// Funcionario is Client.Funcionario through the cache. The record, Raw
-// included, is shared with other callers: read it, never change it.
+// Funcionario is Client.Funcionario through the cache. A cached record
+// has no Raw, only its PublicJSON, and is shared with other callers.
 func (c *Cached) Funcionario(ctx context.Context, empresaID, id int64) (Funcionario, error) {
 	if c.entries == nil {
 		return c.client.Funcionario(ctx, empresaID, id)
@@ -76,6 +76,9 @@ func (c *Cached) Funcionario(ctx context.Context, empresaID, id int64) (Funciona
 		fetch, cancel := detach(ctx)
 		defer cancel()
 		f, err := c.client.Funcionario(fetch, empresaID, id)
+		if err == nil {
+			f, err = f.rendered()
+		}
 		if err != nil {
 			return nil, err
 		}

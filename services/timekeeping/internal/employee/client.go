@@ -33,11 +33,11 @@ func New(baseURL string, opts ...svcclient.Option) *Client {
 
 // Funcionario is the employee view: the fields timekeeping uses, and Raw,
 // the whole record as the employee service rendered it (the contract's
-// Employee record), which the clock-in answer nests.
+// Employee record), which the clock-in answer nests (PublicJSON).
 //
-// Raw is read-only once decoded: the clock-in cache (Cached) hands the
-// same record, map included, to concurrent requests, so whoever needs a
-// changed record copies the map first (as registro.nest does).
+// Raw is read-only once decoded. The clock-in cache (Cached) keeps its
+// records with PublicJSON rendered and Raw dropped, and hands the same
+// record to concurrent requests.
 type Funcionario struct {
 	ID               int64  `json:"id"`
 	EmpresaID        int64  `json:"empresaId"`
@@ -49,6 +49,43 @@ type Funcionario struct {
 	Segmento         *int   `json:"segmento"`
 
 	Raw map[string]json.RawMessage `json:"-"`
+	// public is PublicJSON rendered once (by the cache).
+	public []byte
+}
+
+// PublicJSON is the record as its employee may see it, as a JSON object
+// left open for the caller to append members and the closing brace:
+// every member the employee service sent except registrosPonto (the
+// clock-in writes its own) and codeVerify, which is null as on every
+// public answer (the internal view carries the login code's hash). It
+// always holds at least that member: `{"ativo":true,...,"codeVerify":null`.
+func (f Funcionario) PublicJSON() ([]byte, error) {
+	if f.public != nil {
+		return f.public, nil
+	}
+	m := make(map[string]json.RawMessage, len(f.Raw))
+	for k, v := range f.Raw {
+		if k != "registrosPonto" {
+			m[k] = v
+		}
+	}
+	m["codeVerify"] = json.RawMessage("null")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("employee: render record %d: %w", f.ID, err)
+	}
+	return b[:len(b)-1], nil
+}
+
+// rendered is f as the cache keeps it: PublicJSON rendered once, and Raw
+// (the larger part, and the login code's hash with it) dropped.
+func (f Funcionario) rendered() (Funcionario, error) {
+	public, err := f.PublicJSON()
+	if err != nil {
+		return Funcionario{}, err
+	}
+	f.public, f.Raw = public, nil
+	return f, nil
 }
 
 // UnmarshalJSON keeps the whole record in Raw and reads the typed fields

@@ -97,32 +97,44 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := Render(r)
-	if out.Funcionario, err = nest(f, earlier); err != nil {
+	body, err := clockInAnswer(r, f, earlier)
+	if err != nil {
 		return apierr.Internal(err)
 	}
 	if replayed {
 		c.Set("Idempotent-Replayed", "true")
 	}
-	return c.JSON(out)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(body)
 }
 
-// nest is the employee record of the clock-in answer: the employee
-// service's record with registrosPonto filled with the earlier punches of
-// the workday, and codeVerify hidden as on every public answer (the
-// internal view carries the login code's hash).
-func nest(f employee.Funcionario, earlier []Row) (map[string]json.RawMessage, error) {
+// clockInAnswer is the clock-in's JSON: the punch's record with the
+// employee's record nested as funcionario, whose registrosPonto holds the
+// earlier punches of the workday. The employee's part is the largest of
+// the answer and the same on every punch, so it is spliced in as the
+// employee package rendered it (PublicJSON, once per cached record)
+// rather than encoded, and validated, again by encoding/json each time.
+func clockInAnswer(r Row, f employee.Funcionario, earlier []Row) ([]byte, error) {
+	record, err := json.Marshal(Render(r)) // Funcionario is nil: omitted
+	if err != nil {
+		return nil, fmt.Errorf("registro: render punch: %w", err)
+	}
 	regs, err := json.Marshal(RenderAll(earlier))
 	if err != nil {
 		return nil, fmt.Errorf("registro: render earlier: %w", err)
 	}
-	out := make(map[string]json.RawMessage, len(f.Raw))
-	for k, v := range f.Raw {
-		out[k] = v
+	public, err := f.PublicJSON()
+	if err != nil {
+		return nil, err
 	}
-	out["registrosPonto"] = regs
-	out["codeVerify"] = json.RawMessage("null")
-	return out, nil
+	const member, registros = `,"funcionario":`, `,"registrosPonto":`
+	out := make([]byte, 0, len(record)+len(member)+len(public)+len(registros)+len(regs)+2)
+	out = append(out, record[:len(record)-1]...) // without its closing brace
+	out = append(out, member...)
+	out = append(out, public...)
+	out = append(out, registros...)
+	out = append(out, regs...)
+	return append(out, "}}"...), nil
 }
 
 // own is GET /registropontos/me?inicio=&fim=&pagina=&tamanho=: the

@@ -5,7 +5,6 @@
 package registro
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
@@ -50,7 +49,7 @@ type Row struct {
 
 // Record is the contract's time record, followed by additions: the
 // workday, the employee, and the punch's NSR and hash (null for an
-// absence). Funcionario is set only in the clock-in answer.
+// absence). The clock-in answer adds funcionario (clockInAnswer).
 type Record struct {
 	ID              int64   `json:"id"`
 	HorarioRegistro string  `json:"horarioRegistro"`
@@ -65,8 +64,6 @@ type Record struct {
 	FuncionarioID int64   `json:"funcionarioId"`
 	NSR           *int64  `json:"nsr"`
 	Hash          *string `json:"hash"`
-
-	Funcionario map[string]json.RawMessage `json:"funcionario,omitempty"`
 }
 
 // Render is the one place a time record becomes JSON. The status rules:
