@@ -1,7 +1,6 @@
 package httpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,33 +20,15 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
+	"github.com/ponto/ponto/pkg/logging/logtest"
 )
 
-// syncBuffer lets the test read the log while the server writes it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type running struct {
-	srv      *httpserver.Server
+	*servertest.Running
 	public   string
 	internal string
-	logs     *syncBuffer
-	stop     context.CancelFunc
-	done     chan error
+	logs     *logtest.Buffer
 }
 
 func testConfig() httpserver.Config {
@@ -63,29 +44,14 @@ func testConfig() httpserver.Config {
 // ephemeral loopback ports until the test ends.
 func start(t *testing.T, cfg httpserver.Config, setup func(*httpserver.Server), checks ...httpserver.Check) *running {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := httpserver.New("test", cfg, log, checks...)
 	if setup != nil {
 		setup(srv)
 	}
-	pub, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{srv: srv, public: "http://" + pub.Addr().String(), internal: "http://" + in.Addr().String(),
-		logs: logs, stop: cancel, done: make(chan error, 1)}
-	go func() { r.done <- srv.Serve(ctx, pub, in) }()
-	t.Cleanup(func() {
-		cancel()
-		<-r.done
-	})
-	return r
+	r := servertest.Start(t, srv)
+	return &running{Running: r, public: r.Public, internal: r.Internal, logs: logs}
 }
 
 type answer struct {
@@ -97,21 +63,9 @@ type answer struct {
 
 func call(t *testing.T, method, url string, body io.Reader, header map[string]string) answer {
 	t.Helper()
-	req, err := http.NewRequest(method, url, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	a := answer{status: res.StatusCode, header: res.Header, raw: string(raw)}
-	_ = json.Unmarshal(raw, &a.body)
+	res := servertest.Call(t, method, url, body, header)
+	a := answer{status: res.Status, header: res.Header, raw: string(res.Body)}
+	_ = json.Unmarshal(res.Body, &a.body)
 	return a
 }
 
@@ -293,7 +247,7 @@ func TestGracefulShutdown(t *testing.T) {
 	result := make(chan answer, 1)
 	go func() { result <- call(t, "GET", r.public+"/work", nil, nil) }()
 	<-entered
-	r.stop()
+	r.Stop()
 
 	// During the shutdown delay the pod reports not ready.
 	if a := call(t, "GET", r.internal+"/readyz", nil, nil); a.status != 503 {
@@ -304,11 +258,10 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatalf("in-flight request cut: %d %q", a.status, a.raw)
 	}
 	select {
-	case err := <-r.done:
-		if err != nil {
+	case <-r.Done():
+		if err := r.Wait(); err != nil {
 			t.Fatalf("Serve: %v", err)
 		}
-		r.done <- nil // for the cleanup
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return after shutdown")
 	}

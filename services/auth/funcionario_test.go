@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/mailtest"
 )
 
 func (h *harness) requestCode(email string) answer {
@@ -25,10 +26,10 @@ func (h *harness) loginCode(email, code string) answer {
 }
 
 // codeByMail asks for a code and reads it from the e-mail that arrives.
-func (h *harness) codeByMail(email string) (string, decoded) {
+func (h *harness) codeByMail(email string) (string, mailtest.Decoded) {
 	h.t.Helper()
 	h.requestCode(email).expect(h.t, http.StatusAccepted)
-	m := h.smtp.next(h.t)
+	m := h.smtp.Next(h.t)
 	d := decodeMail(h.t, m.Data)
 	return codeFrom(h.t, d.Body), d
 }
@@ -55,7 +56,7 @@ func TestEmployeeCodeFlow(t *testing.T) {
 	if a.str("message") == "" {
 		t.Errorf("202 without a message: %s", a.raw)
 	}
-	m := h.smtp.next(t)
+	m := h.smtp.Next(t)
 	if len(m.To) != 1 || m.To[0] != funcEmail || m.From != "nao-responda@ponto.test" {
 		t.Errorf("envelope from %q to %v", m.From, m.To)
 	}
@@ -218,7 +219,7 @@ func TestEmployeeCodeNoEnumeration(t *testing.T) {
 	h.billing.block(outraEmpresaEmail, true)
 
 	ref := h.requestCode(funcEmail).expect(t, http.StatusAccepted)
-	h.smtp.next(t)
+	h.smtp.Next(t)
 	for _, email := range []string{"ninguem@padaria.com.br", func2, outraFunc} {
 		a := h.requestCode(email).expect(t, http.StatusAccepted)
 		if string(a.raw) != string(ref.raw) {
@@ -226,7 +227,7 @@ func TestEmployeeCodeNoEnumeration(t *testing.T) {
 		}
 	}
 	h.deps.login.Drain(5 * time.Second)
-	h.smtp.none(t)
+	h.smtp.None(t)
 	for _, email := range []string{"ninguem@padaria.com.br", func2, outraFunc} {
 		if len(h.employees.callsTo("GET /internal/funcionarios/por-email?email="+strings.ReplaceAll(email, "@", "%40"))) != 1 {
 			t.Errorf("%s was not looked up: %+v", email, h.employees.Calls())
@@ -284,7 +285,7 @@ func TestEmployeeCodeLogSink(t *testing.T) {
 	}
 	body, _ := line["body"].(string)
 	h.loginCode(funcEmail, codeFrom(t, body)).expect(t, http.StatusOK)
-	h.smtp.none(t)
+	h.smtp.None(t)
 }
 
 func TestEmployeeLoginValidation(t *testing.T) {

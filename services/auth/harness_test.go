@@ -2,24 +2,17 @@ package main
 
 // The harness runs the whole service as main wires it (newDependencies,
 // newServer) on loopback listeners, against the real Redis (every key under
-// redistest.Prefix), a real SMTP server (github.com/emersion/go-smtp) and
+// redistest.Prefix), a real SMTP server (pkg/mailtest) and
 // httptest stand-ins for company-billing and employee that implement their
 // routes of docs/internal-api.md and record every call.
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"mime"
-	"mime/quotedprintable"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/mail"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,12 +20,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/config"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/logging/logtest"
+	"github.com/ponto/ponto/pkg/mailtest"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/services/auth/internal/keys"
@@ -77,23 +72,23 @@ type harness struct {
 	internal  string
 	billing   *billingStub
 	employees *employeeStub
-	smtp      *smtpServer
-	logs      *syncBuffer
+	smtp      *mailtest.Inbox
+	logs      *logtest.Buffer
 }
 
 // start runs the service; mutate adjusts the test configuration first.
 func start(t *testing.T, mutate ...func(*Config)) *harness {
 	t.Helper()
-	h := &harness{t: t, rdb: redistest.New(t), logs: &syncBuffer{}}
+	h := &harness{t: t, rdb: redistest.New(t), logs: &logtest.Buffer{}}
 	h.billing = newBillingStub(t)
 	h.employees = newEmployeeStub(t)
-	h.smtp = newSMTPServer(t)
+	h.smtp = mailtest.NewInbox(t, mailtest.Config{})
 
 	keysDir := t.TempDir()
 	if _, _, err := keys.Generate(keysDir, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	h.cfg = testConfig(t, keysDir, h.billing.srv.URL, h.employees.srv.URL, h.smtp.addr)
+	h.cfg = testConfig(t, keysDir, h.billing.srv.URL, h.employees.srv.URL, h.smtp.Addr)
 	for _, m := range mutate {
 		m(&h.cfg)
 	}
@@ -108,27 +103,16 @@ func start(t *testing.T, mutate ...func(*Config)) *harness {
 	}
 	h.deps = deps
 	srv := newServer(h.cfg, log, h.rdb, deps)
-	pub, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.public, h.internal = "http://"+pub.Addr().String(), "http://"+in.Addr().String()
-
 	ctx, cancel := context.WithCancel(context.Background())
 	go deps.keyring.Watch(ctx, h.cfg.Auth.KeysReloadInterval, log)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pub, in) }()
+	// Registered before the server's own cleanup, so it runs once the
+	// server has stopped.
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
 		deps.login.Drain(5 * time.Second)
 	})
+	r := servertest.Start(t, srv)
+	h.public, h.internal = r.Public, r.Internal
 	return h
 }
 
@@ -186,44 +170,22 @@ func (a answer) str(field string) string {
 // do sends body (a string is sent as is, anything else as JSON).
 func (h *harness) do(method, url string, body any) answer {
 	h.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequest(method, url, rd)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return h.send(req)
+	return h.decode(method, url, servertest.Call(h.t, method, url, body, nil))
 }
 
 // send makes one request and reads its answer.
 func (h *harness) send(req *http.Request) answer {
 	h.t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	a := answer{status: resp.StatusCode, header: resp.Header, raw: raw}
-	if len(raw) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		if err := json.Unmarshal(raw, &a.body); err != nil {
-			h.t.Fatalf("%s %s: answer is not a JSON object: %s", req.Method, req.URL, raw)
+	return h.decode(req.Method, req.URL.String(), servertest.Do(h.t, req))
+}
+
+// decode reads a JSON answer's body.
+func (h *harness) decode(method, url string, res servertest.Answer) answer {
+	h.t.Helper()
+	a := answer{status: res.Status, header: res.Header, raw: res.Body}
+	if len(res.Body) > 0 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(res.Body, &a.body); err != nil {
+			h.t.Fatalf("%s %s: answer is not a JSON object: %s", method, url, res.Body)
 		}
 	}
 	return a
@@ -347,23 +309,6 @@ func (h *harness) keysMatching(part string) int {
 
 // ---------------------------------------------------------------------------
 // Logs
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // waitLog waits for a log line containing msg and returns it decoded.
 func (h *harness) waitLog(msg string) map[string]any {
@@ -615,112 +560,14 @@ func (s *employeeStub) set(id int64, field string, value any) {
 // ---------------------------------------------------------------------------
 // SMTP server
 
-type received struct {
-	From string
-	To   []string
-	Data []byte
-}
-
-type smtpServer struct {
-	addr string
-	mail chan received
-}
-
-func newSMTPServer(t *testing.T) *smtpServer {
-	s := &smtpServer{mail: make(chan received, 100)}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &smtpSession{srv: s}, nil
-	}))
-	srv.Domain = "localhost"
-	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.addr = l.Addr().String()
-	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return s
-}
-
-type smtpSession struct {
-	srv *smtpServer
-	msg received
-}
-
-func (s *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
-	s.msg.From = from
-	return nil
-}
-
-func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.msg.To = append(s.msg.To, to)
-	return nil
-}
-
-func (s *smtpSession) Data(r io.Reader) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	m := s.msg
-	m.Data = data
-	s.srv.mail <- m
-	return nil
-}
-
-func (s *smtpSession) Reset()        { s.msg = received{} }
-func (s *smtpSession) Logout() error { return nil }
-
-// next waits for the next e-mail.
-func (s *smtpServer) next(t *testing.T) received {
+// decodeMail reads an e-mail's subject, recipient and text.
+func decodeMail(t *testing.T, raw []byte) mailtest.Decoded {
 	t.Helper()
-	select {
-	case m := <-s.mail:
-		return m
-	case <-time.After(10 * time.Second):
-		t.Fatal("no e-mail arrived")
-		return received{}
-	}
-}
-
-// none asserts that no e-mail is waiting.
-func (s *smtpServer) none(t *testing.T) {
-	t.Helper()
-	select {
-	case m := <-s.mail:
-		t.Fatalf("unexpected e-mail to %v", m.To)
-	default:
-	}
-}
-
-// decoded is an e-mail's subject and text body.
-type decoded struct {
-	Subject, Body, To string
-}
-
-func decodeMail(t *testing.T, raw []byte) decoded {
-	t.Helper()
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	d, err := mailtest.Decode(raw)
 	if err != nil {
-		t.Fatalf("e-mail does not parse: %v\n%s", err, raw)
+		t.Fatalf("%v\n%s", err, raw)
 	}
-	subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var body io.Reader = msg.Body
-	switch strings.ToLower(msg.Header.Get("Content-Transfer-Encoding")) {
-	case "quoted-printable":
-		body = quotedprintable.NewReader(body)
-	case "base64":
-		body = base64.NewDecoder(base64.StdEncoding, body)
-	}
-	text, err := io.ReadAll(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return decoded{Subject: subject, Body: string(text), To: msg.Header.Get("To")}
+	return d
 }
 
 var codeLine = regexp.MustCompile(`(?m)^\s*(\d{6})\s*$`)

@@ -69,7 +69,7 @@ func TestRateLimitCodesPerHour(t *testing.T) {
 	h.codeByMail(funcEmail)
 	expectLimited(t, h.requestCode(funcEmail), 3600)
 	h.deps.login.Drain(5e9)
-	h.smtp.none(t)
+	h.smtp.None(t)
 	h.codeByMail(func2)
 }
 

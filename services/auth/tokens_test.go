@@ -201,7 +201,7 @@ func TestRedisHoldsNoSecretsInClear(t *testing.T) {
 	secrets = append(secrets, h.loginCode(funcEmail, used).expect(t, http.StatusOK).str("refreshToken"))
 	live, _ := h.codeByMail(func2) // stays in Redis, unused
 	h.requestCode(funcEmail)       // and one more code e-mail in flight
-	h.smtp.next(t)
+	h.smtp.Next(t)
 
 	dump := h.dump()
 	if len(dump) < 8 {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/employee/internal/funcionario"
@@ -54,28 +53,9 @@ func newEnv(t *testing.T) *env {
 	revoker := funcionario.NewAuthRevoker(e.auth.URL(), svcclient.WithTimeout(2*time.Second))
 	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker)
 
-	pub := listen(t)
-	internal := listen(t)
-	e.public, e.internal = "http://"+pub.Addr().String(), "http://"+internal.Addr().String()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pub, internal) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	r := servertest.Start(t, srv)
+	e.public, e.internal = r.Public, r.Internal
 	return e
-}
-
-func listen(t *testing.T) net.Listener {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
 
 // authStub stands in for auth's POST /internal/tokens/revogar, recording
@@ -163,38 +143,8 @@ func (r response) fields(t *testing.T) map[string]any {
 // a string sent raw, or a value sent as JSON).
 func (e *env) call(base, method, path, token string, body any) response {
 	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = bytes.NewBufferString(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, base+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, body: b}
+	a := servertest.Call(e.t, method, base+path, body, servertest.Bearer(token))
+	return response{status: a.Status, body: a.Body}
 }
 
 func (e *env) pub(method, path, token string, body any) response {

@@ -16,8 +16,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -35,8 +35,10 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/ponto/ponto/pkg/config"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
+	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/services/media/internal/employee"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
@@ -61,7 +63,7 @@ type harness struct {
 	bucket    string
 	public    string
 	internal  string
-	logs      *syncBuffer
+	logs      *logtest.Buffer
 }
 
 // start runs the service against a fresh bucket. With viaProxy, the
@@ -72,7 +74,7 @@ func start(t *testing.T, viaProxy bool) *harness {
 	if endpoint == "" {
 		t.Fatal("TEST_MINIO_ENDPOINT is not set: run the tests with `make test`, which starts MinIO")
 	}
-	h := &harness{t: t, iss: jwttest.NewIssuer(t), employees: newEmployeeStub(t), logs: &syncBuffer{}}
+	h := &harness{t: t, iss: jwttest.NewIssuer(t), employees: newEmployeeStub(t), logs: &logtest.Buffer{}}
 	h.bucket = "test-media-" + randomHex(6)
 
 	direct, err := minio.New(endpoint, &minio.Options{
@@ -126,26 +128,16 @@ func start(t *testing.T, viaProxy bool) *harness {
 	}
 	srv := newServer(h.cfg, log, store, verifier, employee.New(h.cfg.EmployeeInternalURL))
 
-	pub, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.public, h.internal = "http://"+pub.Addr().String(), "http://"+in.Addr().String()
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pub, in) }()
+	// Registered before the server's own cleanup, so it runs after the
+	// server has stopped and the log is whole.
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
 		if t.Failed() {
 			t.Logf("service log:\n%s", h.logs.String())
 		}
 	})
+	r := servertest.Start(t, srv)
+	h.public, h.internal = r.Public, r.Internal
 	h.waitReady()
 	return h
 }
@@ -256,26 +248,10 @@ func (a answer) errorCode(t *testing.T) string {
 
 func (h *harness) do(method, path, token string, header map[string]string, body io.Reader) answer {
 	h.t.Helper()
-	req, err := http.NewRequest(method, h.public+path, body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return answer{status: resp.StatusCode, header: resp.Header, body: b}
+	all := servertest.Bearer(token)
+	maps.Copy(all, header)
+	a := servertest.Call(h.t, method, h.public+path, body, all)
+	return answer{status: a.Status, header: a.Header, body: a.Body}
 }
 
 // upload sends file as the part foto, named filename and declared as
@@ -489,22 +465,4 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// syncBuffer collects the service's log.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -7,14 +7,12 @@ package main
 // real listeners over a fresh migrated database, with a settable clock.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,7 +29,9 @@ import (
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
+	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/timekeeping/internal/afd"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
@@ -167,17 +167,7 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 		e.tune(&deps)
 	}
 	mountRoutes(srv, e.iss.NewVerifier(t), deps)
-	pub, internal := listen(t), listen(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pub, internal) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	return "http://" + pub.Addr().String()
+	return servertest.Start(t, srv).Public
 }
 
 // replica opens a second pool on the test database and serves another
@@ -192,19 +182,10 @@ func (e *env) replica() string {
 	return e.startTimekeeping(pool)
 }
 
-func listen(t *testing.T) net.Listener {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
-
 // freeAddr finds a port for a child process to listen on.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l := listen(t)
+	l := servertest.Listen(t)
 	defer l.Close()
 	return l.Addr().String()
 }
@@ -214,7 +195,7 @@ type employeeProc struct {
 	public, internal string // base URLs
 	cmd              *exec.Cmd
 	exited           chan struct{} // closed when the process has ended
-	logs             *syncBuffer
+	logs             *logtest.Buffer
 	revocations      *authStub
 	stopOnce         sync.Once
 }
@@ -240,7 +221,7 @@ func startEmployee(t *testing.T, iss *jwttest.Issuer) *employeeProc {
 	// on other ports.
 	var last string
 	for range 3 {
-		p := &employeeProc{logs: &syncBuffer{}, revocations: revocations, exited: make(chan struct{})}
+		p := &employeeProc{logs: &logtest.Buffer{}, revocations: revocations, exited: make(chan struct{})}
 		pub, internal := freeAddr(t), freeAddr(t)
 		p.public, p.internal = "http://"+pub, "http://"+internal
 		p.cmd = exec.Command(employeeBin)
@@ -299,23 +280,6 @@ func (p *employeeProc) stop() {
 			<-p.exited
 		}
 	})
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // authStub stands in for auth's POST /internal/tokens/revogar, which the
@@ -452,41 +416,12 @@ func (r response) fields(t *testing.T) map[string]any {
 // value pairs).
 func call(t *testing.T, base, method, path, token string, body any, headers ...string) response {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = bytes.NewBufferString(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, base+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
+	header := servertest.Bearer(token)
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		header[headers[i]] = headers[i+1]
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: b}
+	a := servertest.Call(t, method, base+path, body, header)
+	return response{status: a.Status, header: a.Header, body: a.Body}
 }
 
 // pub calls timekeeping's public API.

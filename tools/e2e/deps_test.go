@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/ponto/ponto/pkg/logging/logtest"
 )
 
 // The e2e stack runs on a PostgreSQL cluster and a Redis of its own, on
@@ -213,7 +215,7 @@ type redisServer struct {
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
-	log  *syncBuffer
+	log  *logtest.Buffer
 }
 
 func startRedis(ctx context.Context, port int) (*redisServer, error) {
@@ -224,7 +226,7 @@ func startRedis(ctx context.Context, port int) (*redisServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &redisServer{port: port, dir: dir, log: &syncBuffer{}}
+	r := &redisServer{port: port, dir: dir, log: &logtest.Buffer{}}
 	if err := r.Start(ctx); err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
 	}
@@ -341,24 +343,6 @@ func freePorts(n int) ([]int, error) {
 		return nil, errors.New("not enough free ports")
 	}
 	return ports, nil
-}
-
-// syncBuffer collects output from several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func tailLines(s string, n int) string {

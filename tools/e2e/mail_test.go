@@ -1,29 +1,21 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/base64"
-	"fmt"
-	"io"
-	"mime"
-	"mime/quotedprintable"
-	"net"
-	"net/mail"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
+	"github.com/ponto/ponto/pkg/mailtest"
 )
 
 // mailbox is the SMTP server auth sends login codes to: a real SMTP
-// server (github.com/emersion/go-smtp) on loopback that keeps every
+// server (pkg/mailtest) on loopback that keeps every
 // message by recipient.
 type mailbox struct {
 	addr string
-	srv  *smtp.Server
+	srv  *mailtest.Server
 
 	mu      sync.Mutex
 	byRcpt  map[string][]receivedMail
@@ -39,21 +31,26 @@ type receivedMail struct {
 
 func startMailbox() (*mailbox, error) {
 	m := &mailbox{byRcpt: map[string][]receivedMail{}, arrived: make(chan struct{}, 1)}
-	m.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &smtpSession{box: m}, nil
-	}))
-	m.srv.Domain = "localhost"
-	m.srv.ReadTimeout, m.srv.WriteTimeout = 10*time.Second, 10*time.Second
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := mailtest.Start(mailtest.Config{}, m.receive)
 	if err != nil {
 		return nil, err
 	}
-	m.addr = l.Addr().String()
-	go func() { _ = m.srv.Serve(l) }()
+	m.srv, m.addr = srv, srv.Addr
 	return m, nil
 }
 
 func (m *mailbox) Close() { _ = m.srv.Close() }
+
+// receive decodes a message and files it; one that does not decode is
+// refused to the sender.
+func (m *mailbox) receive(raw mailtest.Message) error {
+	d, err := mailtest.Decode(raw.Data)
+	if err != nil {
+		return err
+	}
+	m.deliver(receivedMail{From: raw.From, To: raw.To, Subject: d.Subject, Body: d.Body})
+	return nil
+}
 
 func (m *mailbox) deliver(msg receivedMail) {
 	m.mu.Lock()
@@ -101,55 +98,4 @@ func (m *mailbox) code(t testing.TB, rcpt string) string {
 		t.Fatalf("the e-mail to %s should have exactly one line with the 6-digit code:\n%s", rcpt, msg.Body)
 	}
 	return found[0][1]
-}
-
-type smtpSession struct {
-	box *mailbox
-	msg receivedMail
-}
-
-func (s *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
-	s.msg.From = from
-	return nil
-}
-
-func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.msg.To = append(s.msg.To, to)
-	return nil
-}
-
-func (s *smtpSession) Data(r io.Reader) error {
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	msg := s.msg
-	if msg.Subject, msg.Body, err = decodeMail(raw); err != nil {
-		return err
-	}
-	s.box.deliver(msg)
-	return nil
-}
-
-func (s *smtpSession) Reset()        { s.msg = receivedMail{} }
-func (s *smtpSession) Logout() error { return nil }
-
-// decodeMail returns the subject and the text of a single-part message.
-func decodeMail(raw []byte) (subject, body string, err error) {
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		return "", "", fmt.Errorf("unreadable e-mail: %w", err)
-	}
-	if subject, err = new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject")); err != nil {
-		return "", "", err
-	}
-	var r io.Reader = msg.Body
-	switch strings.ToLower(msg.Header.Get("Content-Transfer-Encoding")) {
-	case "quoted-printable":
-		r = quotedprintable.NewReader(r)
-	case "base64":
-		r = base64.NewDecoder(base64.StdEncoding, r)
-	}
-	text, err := io.ReadAll(r)
-	return subject, string(text), err
 }

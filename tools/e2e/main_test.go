@@ -19,6 +19,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
+	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/tools/stack"
 )
@@ -45,7 +46,7 @@ type env struct {
 	pg    *pgCluster
 	redis *redisServer
 	mail  *mailbox
-	out   *syncBuffer
+	out   *logtest.Buffer
 	dirs  []string
 	api   *client
 }
@@ -88,7 +89,7 @@ func (s *sharedState) stop() {
 // at them; MinIO and stripe-mock are those of "stack deps" when the tests
 // run under it (make test), else the stack starts its own.
 func startEnv(ctx context.Context, t testing.TB) (_ *env, err error) {
-	e := &env{out: &syncBuffer{}}
+	e := &env{out: &logtest.Buffer{}}
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("%w\n--- stack output ---\n%s", err, e.tail(80))

@@ -20,82 +20,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"github.com/ponto/ponto/pkg/mailtest"
 )
 
-type delivery struct {
-	from, user, pass string
-	to               []string
-	tls              bool
-	data             []byte
-}
-
-// smtpServer is a real SMTP server (go-smtp) on loopback; with cert it
-// offers STARTTLS and, once TLS is on, AUTH PLAIN.
-type smtpServer struct {
-	addr string
-	got  chan delivery
-}
-
-func startSMTP(t *testing.T, cert *tls.Certificate) *smtpServer {
+// startSMTP starts a real SMTP server on loopback; with cert it offers
+// STARTTLS and, once TLS is on, AUTH PLAIN for ponto/segredo.
+func startSMTP(t *testing.T, cert *tls.Certificate) *mailtest.Inbox {
 	t.Helper()
-	s := &smtpServer{got: make(chan delivery, 10)}
-	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		return &session{srv: s, conn: c}, nil
-	}))
-	srv.Domain = "localhost"
-	if cert != nil {
-		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}}
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.addr = l.Addr().String()
-	go func() { _ = srv.Serve(l) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return s
-}
-
-type session struct {
-	srv  *smtpServer
-	conn *smtp.Conn
-	d    delivery
-}
-
-func (s *session) AuthMechanisms() []string { return []string{sasl.Plain} }
-
-func (s *session) Auth(string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(_, user, pass string) error {
+	cfg := mailtest.Config{Login: func(user, pass string) error {
 		if user != "ponto" || pass != "segredo" {
 			return smtp.ErrAuthFailed
 		}
-		s.d.user, s.d.pass = user, pass
 		return nil
-	}), nil
-}
-
-func (s *session) Mail(from string, _ *smtp.MailOptions) error { s.d.from = from; return nil }
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.d.to = append(s.d.to, to)
-	return nil
-}
-
-func (s *session) Data(r io.Reader) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
+	}}
+	if cert != nil {
+		cfg.TLS = &tls.Config{Certificates: []tls.Certificate{*cert}}
 	}
-	d := s.d
-	d.data = data
-	_, d.tls = s.conn.TLSConnectionState()
-	s.srv.got <- d
-	return nil
+	return mailtest.NewInbox(t, cfg)
 }
-
-func (s *session) Reset()        { s.d = delivery{user: s.d.user, pass: s.d.pass} }
-func (s *session) Logout() error { return nil }
 
 // selfSigned makes a certificate for 127.0.0.1 and a pool trusting it.
 func selfSigned(t *testing.T) (*tls.Certificate, *x509.CertPool) {
@@ -128,7 +72,7 @@ func TestSMTPStartTLSAndAuth(t *testing.T) {
 	cert, pool := selfSigned(t)
 	srv := startSMTP(t, cert)
 	s, err := NewSMTP(SMTPConfig{
-		Addr: srv.addr, From: "ponto <nao-responda@ponto.test>", TLS: TLSStartTLS,
+		Addr: srv.Addr, From: "ponto <nao-responda@ponto.test>", TLS: TLSStartTLS,
 		Username: "ponto", Password: "segredo", Timeout: 5 * time.Second,
 	})
 	if err != nil {
@@ -140,19 +84,14 @@ func TestSMTPStartTLSAndAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d delivery
-	select {
-	case d = <-srv.got:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no e-mail arrived")
+	d := srv.Next(t)
+	if !d.TLS || d.User != "ponto" || d.Pass != "segredo" {
+		t.Errorf("tls %v, auth %q/%q", d.TLS, d.User, d.Pass)
 	}
-	if !d.tls || d.user != "ponto" || d.pass != "segredo" {
-		t.Errorf("tls %v, auth %q/%q", d.tls, d.user, d.pass)
+	if d.From != "nao-responda@ponto.test" || len(d.To) != 1 || d.To[0] != "ana@padaria.com.br" {
+		t.Errorf("envelope %q → %v", d.From, d.To)
 	}
-	if d.from != "nao-responda@ponto.test" || len(d.to) != 1 || d.to[0] != "ana@padaria.com.br" {
-		t.Errorf("envelope %q → %v", d.from, d.to)
-	}
-	msg, err := mail.ReadMessage(bytes.NewReader(d.data))
+	msg, err := mail.ReadMessage(bytes.NewReader(d.Data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +119,7 @@ func TestSMTPStartTLSAndAuth(t *testing.T) {
 // no password and no code in clear.
 func TestSMTPRefusesPlainTextWhenTLSRequired(t *testing.T) {
 	srv := startSMTP(t, nil)
-	s, err := NewSMTP(SMTPConfig{Addr: srv.addr, From: "nao-responda@ponto.test", TLS: TLSStartTLS,
+	s, err := NewSMTP(SMTPConfig{Addr: srv.Addr, From: "nao-responda@ponto.test", TLS: TLSStartTLS,
 		Username: "ponto", Password: "segredo", Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -188,11 +127,7 @@ func TestSMTPRefusesPlainTextWhenTLSRequired(t *testing.T) {
 	if err := s.Send(context.Background(), Message{To: "ana@padaria.com.br", Subject: "x", Body: "123456"}); err == nil {
 		t.Fatal("sent without TLS")
 	}
-	select {
-	case d := <-srv.got:
-		t.Fatalf("the server received %q", d.data)
-	default:
-	}
+	srv.None(t)
 }
 
 func TestSMTPConfigValidate(t *testing.T) {

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +16,9 @@ import (
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
+	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/company-billing/internal/authapi"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
@@ -41,7 +40,7 @@ type env struct {
 	auth     *authStandIn
 	public   string
 	internal string
-	logs     *syncBuffer
+	logs     *logtest.Buffer
 }
 
 type envOption func(*envConfig)
@@ -63,7 +62,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		db:     dbtest.New(t, os.DirFS("../../migrations")),
 		stripe: stripetest.New(t),
 		iss:    jwttest.NewIssuer(t),
-		logs:   &syncBuffer{},
+		logs:   &logtest.Buffer{},
 	}
 	cfg := envConfig{stripeURL: e.stripe.URL, authStatus: http.StatusNoContent}
 	for _, o := range opts {
@@ -93,28 +92,9 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		BodyLimit: 1 << 20,
 	}, log)
 	svc.Mount(srv, e.iss.NewVerifier(t))
-	e.public, e.internal = serve(t, srv)
+	r := servertest.Start(t, srv)
+	e.public, e.internal = r.Public, r.Internal
 	return e
-}
-
-func serve(t *testing.T, srv *httpserver.Server) (public, internal string) {
-	t.Helper()
-	pub, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pub, in) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return "http://" + pub.Addr().String(), "http://" + in.Addr().String()
 }
 
 // authStandIn implements auth's POST /internal/tokens/revogar per
@@ -169,43 +149,13 @@ func (a answer) fields() map[string]any { f, _ := a.body["fields"].(map[string]a
 
 func do(t *testing.T, method, url string, body any, header map[string]string) answer {
 	t.Helper()
-	var r io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		r = strings.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, url, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := answer{status: resp.StatusCode, raw: raw}
-	if len(raw) > 0 {
-		d := json.NewDecoder(bytes.NewReader(raw))
+	res := servertest.Call(t, method, url, body, header)
+	a := answer{status: res.Status, raw: res.Body}
+	if len(res.Body) > 0 {
+		d := json.NewDecoder(bytes.NewReader(res.Body))
 		d.UseNumber()
 		if err := d.Decode(&a.body); err != nil {
-			t.Fatalf("%s %s: answer is not a JSON object: %v: %s", method, url, err, raw)
+			t.Fatalf("%s %s: answer is not a JSON object: %v: %s", method, url, err, res.Body)
 		}
 	}
 	return a
@@ -264,22 +214,4 @@ func (e *env) countEmpresas(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

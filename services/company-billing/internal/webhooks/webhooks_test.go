@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/services/company-billing/internal/stripetest"
 )
 
@@ -40,13 +40,7 @@ func newEnv(t *testing.T, secret string) *env {
 		BodyLimit: 1 << 20,
 	}, log)
 	New(secret, e.db, log).Mount(srv.Public)
-	pub, _ := net.Listen("tcp", "127.0.0.1:0")
-	in, _ := net.Listen("tcp", "127.0.0.1:0")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, pub, in) }()
-	t.Cleanup(func() { cancel(); <-done })
-	e.url = "http://" + pub.Addr().String() + "/webhooks/stripe"
+	e.url = servertest.Start(t, srv).Public + "/webhooks/stripe"
 	e.subscription = stripeMockSubscription(t)
 	return e
 }
