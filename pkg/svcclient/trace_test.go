@@ -17,6 +17,8 @@ import (
 // TestTraceparentIsPropagated is not parallel: it sets the global tracer
 // provider and propagator, as a service's telemetry setup does.
 func TestTraceparentIsPropagated(t *testing.T) {
+	// An exporter is configured (telemetry.Enabled): client spans are made.
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	defer tp.Shutdown(context.Background())
@@ -58,5 +60,43 @@ func TestTraceparentIsPropagated(t *testing.T) {
 	}
 	if client.Parent().SpanID() != span.SpanContext().SpanID() {
 		t.Error("client span is not a child of the caller's span")
+	}
+}
+
+// Without an exporter no client span is made, and the caller's trace
+// context still reaches the peer.
+func TestTraceparentIsPropagatedWithoutAnExporter(t *testing.T) {
+	for _, k := range []string{"OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
+		t.Setenv(k, "")
+	}
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	otel.SetTracerProvider(tp)
+	otel.SetTextMapPropagator(propagation.TraceContext{})
+
+	got := make(chan http.Header, 2)
+	srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) { got <- r.Header.Clone() })
+	ctx, span := tp.Tracer("test").Start(context.Background(), "handler")
+	c := svcclient.New(srv.URL)
+	if err := c.GetJSON(ctx, "/x", nil); err != nil {
+		t.Fatalf("GetJSON: %v", err)
+	}
+	span.End()
+	want := "00-" + span.SpanContext().TraceID().String() + "-" + span.SpanContext().SpanID().String() + "-01"
+	if h := <-got; h.Get("traceparent") != want {
+		t.Errorf("traceparent %q, want the caller's span %q", h.Get("traceparent"), want)
+	}
+	for _, s := range exp.GetSpans().Snapshots() {
+		if s.SpanKind().String() == "client" {
+			t.Error("a client span was recorded without an exporter")
+		}
+	}
+	// A call outside any trace carries none.
+	if err := c.GetJSON(context.Background(), "/x", nil); err != nil {
+		t.Fatalf("GetJSON: %v", err)
+	}
+	if h := <-got; h.Get("traceparent") != "" {
+		t.Errorf("traceparent %q without a trace", h.Get("traceparent"))
 	}
 }

@@ -34,9 +34,7 @@ func (e *env) ownRecord(w worker, id int64, period string) map[string]any {
 
 func TestAdjustmentRequestedThenApproved(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
+	e, c, w := newShop(t, nil)
 	p := e.punch(w, local(2024, 3, 5, 16, 0))
 	e.clock.set(local(2024, 3, 6, 9, 0))
 
@@ -106,9 +104,7 @@ func TestAdjustmentRequestedThenApproved(t *testing.T) {
 
 func TestAdjustmentRejectedThenRequestedAgain(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
+	e, c, w := newShop(t, nil)
 	p := e.punch(w, local(2024, 3, 5, 8, 20))
 	e.clock.set(local(2024, 3, 5, 18, 0))
 	want(t, e.solicitar(w, id(p), "2024-03-05T11:00:00Z", "Cheguei às 8h, o aplicativo travou"), 200)
@@ -134,13 +130,9 @@ func TestAdjustmentRejectedThenRequestedAgain(t *testing.T) {
 
 func TestAdjustmentRefusals(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	escala := e.escala(c, "Comercial", standard())
-	w := e.funcionario(c, escala, nil)
-	colleague := e.funcionario(c, escala, nil)
-	other := e.company(2)
-	stranger := e.funcionario(other, e.escala(other, "Outra", standard()), nil)
+	e, c, w := newShop(t, nil)
+	colleague := e.funcionario(c, w.escalaID, nil)
+	_, stranger := e.outsider()
 
 	p := e.punch(w, local(2024, 3, 5, 8, 0))
 	theirs := e.punch(colleague, local(2024, 3, 5, 8, 0))
@@ -206,11 +198,8 @@ func TestAdjustmentRefusals(t *testing.T) {
 
 func TestAdjustmentList(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
-	other := e.company(2)
-	stranger := e.funcionario(other, e.escala(other, "Outra", standard()), nil)
+	e, c, w := newShop(t, nil)
+	other, stranger := e.outsider()
 	a := e.punch(w, local(2024, 3, 5, 8, 0))
 	b := e.punch(w, local(2024, 3, 5, 12, 0))
 	e.punch(w, local(2024, 3, 5, 13, 0))

@@ -469,6 +469,7 @@ func (e *env) company(id int64) company { return company{id: id, token: e.iss.Em
 // worker is an employee of the test with his token.
 type worker struct {
 	id, empresaID int64
+	escalaID      int64
 	cpf           string
 	token         string
 }
@@ -544,7 +545,24 @@ func (e *env) funcionario(c company, escalaID int64, extra map[string]any) worke
 	r := call(e.t, e.emp.public, "POST", "/funcionarios", c.token, body)
 	want(e.t, r, 200)
 	id := int64(r.obj(e.t)["id"].(float64))
-	return worker{id: id, empresaID: c.id, cpf: body["cpf"].(string), token: e.iss.Funcionario(e.t, c.id, id)}
+	return worker{id: id, empresaID: c.id, escalaID: escalaID, cpf: body["cpf"].(string), token: e.iss.Funcionario(e.t, c.id, id)}
+}
+
+// newShop is the world most clock-in tests start from: company 1 with a
+// "Comercial" schedule (standard()) and one employee on it, made with the
+// extra fields. Colleagues join with e.funcionario(c, w.escalaID, ...).
+func newShop(t *testing.T, extra map[string]any) (*env, company, worker) {
+	t.Helper()
+	e := newEnv(t)
+	c := e.company(1)
+	return e, c, e.funcionario(c, e.escala(c, "Comercial", standard()), extra)
+}
+
+// outsider is company 2 and an employee of it, for cross-tenant checks.
+func (e *env) outsider() (company, worker) {
+	e.t.Helper()
+	other := e.company(2)
+	return other, e.funcionario(other, e.escala(other, "Outra", standard()), nil)
 }
 
 // punch clocks w in at instant at (the server clock is set to it).

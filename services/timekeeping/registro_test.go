@@ -14,9 +14,7 @@ import (
 
 func TestClockInFourPunchDayAndSplitShift(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
+	e, _, w := newShop(t, map[string]any{"nome": "Ana Souza"})
 
 	times := []time.Time{
 		local(2024, 3, 4, 8, 1).Add(1234 * time.Millisecond), local(2024, 3, 4, 12, 0),
@@ -74,9 +72,7 @@ func TestClockInFourPunchDayAndSplitShift(t *testing.T) {
 
 func TestClockInWorkdayFollowsCompanyTimeZone(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Noite", standard()), nil)
+	e, _, w := newShop(t, nil)
 
 	first := e.punch(w, time.Date(2024, 3, 4, 22, 0, 0, 0, time.UTC)) // 19:00 on the 4th in São Paulo
 	// 02:30 UTC on the 5th is 23:30 on the 4th in São Paulo: same workday.
@@ -100,9 +96,7 @@ func TestClockInWorkdayFollowsCompanyTimeZone(t *testing.T) {
 
 func TestClockInIdempotencyKey(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
+	e, _, w := newShop(t, nil)
 	body := map[string]any{"endereco": "-23.5, -46.6", "funcionarioId": w.id}
 
 	e.clock.set(local(2024, 3, 4, 8, 0))
@@ -180,8 +174,7 @@ func TestConcurrentPunchesGetGaplessNSRsAndAVerifiableChain(t *testing.T) {
 	for i := range workers {
 		workers[i] = e.funcionario(c, escala, nil)
 	}
-	other := e.company(2)
-	outsider := e.funcionario(other, e.escala(other, "Outra", standard()), nil)
+	_, outsider := e.outsider()
 
 	var wg sync.WaitGroup
 	errs := make(chan string, 60)
@@ -290,9 +283,7 @@ func verifyChain(t *testing.T, e *env, empresa int64, n int, cpfs map[int64]stri
 
 func TestPunchesAreAppendOnlyInTheDatabase(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
+	e, c, w := newShop(t, nil)
 	p := e.punch(w, local(2024, 3, 4, 8, 0))
 	e.clock.set(local(2024, 3, 6, 12, 0))
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-05", w.id), c.token, nil), 200)
@@ -325,11 +316,8 @@ func TestPunchesAreAppendOnlyInTheDatabase(t *testing.T) {
 
 func TestClockInRefusals(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	escala := e.escala(c, "Comercial", standard())
-	w := e.funcionario(c, escala, nil)
-	colleague := e.funcionario(c, escala, nil)
+	e, c, w := newShop(t, nil)
+	colleague := e.funcionario(c, w.escalaID, nil)
 	ok := map[string]any{"endereco": "-23.5, -46.6", "funcionarioId": w.id}
 
 	for _, bad := range []string{"", "abc", "-23.5,-46.6,1", "91, 0", "-90.0001, 0", "0, 180.5", "1e1, 2",
@@ -386,11 +374,8 @@ func TestClockInRefusals(t *testing.T) {
 
 func TestOwnRecords(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	c := e.company(1)
-	escala := e.escala(c, "Comercial", standard())
-	w := e.funcionario(c, escala, nil)
-	colleague := e.funcionario(c, escala, nil)
+	e, c, w := newShop(t, nil)
+	colleague := e.funcionario(c, w.escalaID, nil)
 	e.punch(w, local(2024, 3, 4, 8, 0))
 	e.punch(w, local(2024, 3, 4, 12, 0))
 	e.punch(colleague, local(2024, 3, 4, 8, 0))
