@@ -42,6 +42,9 @@ type createInput struct {
 	Segmentos []string `json:"segmentos"`
 }
 
+// Empresa is the company the body names (request.CompanyBody).
+func (in *createInput) Empresa() int64 { return in.EmpresaID }
+
 // check validates the body and numbers the segments.
 func (in createInput) check(empresaID int64) (Departamento, error) {
 	v := validate.Errors{}

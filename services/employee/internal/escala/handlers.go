@@ -3,9 +3,7 @@ package escala
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/employee/internal/request"
 )
 
@@ -20,8 +18,10 @@ func NewHandlers(store *Store) *Handlers { return &Handlers{store: store} }
 func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
 	r.Post("/escalatrabalhos", empresa, h.create)
-	r.Get("/escalatrabalhos", empresa, h.list)
-	r.Get("/escalatrabalhos/:escalaId", empresa, h.get)
+	// GET /escalatrabalhos?pagina=&tamanho=.
+	r.Get("/escalatrabalhos", empresa, request.List(h.store.List))
+	// GET /escalatrabalhos/{escalaId}: 404 for another company's.
+	r.Get("/escalatrabalhos/:escalaId", empresa, request.Get("escalaId", h.store.Get))
 }
 
 // Internal mounts the service-to-service routes (docs/internal-api.md).
@@ -31,15 +31,8 @@ func (h *Handlers) Internal(r fiber.Router) {
 
 // create is POST /escalatrabalhos: 200 with the schedule as sent plus id.
 func (h *Handlers) create(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
 	var in createInput
-	if err := httpserver.DecodeJSON(c, &in); err != nil {
-		return err
-	}
-	if err := request.SameEmpresa(caller, in.EmpresaID); err != nil {
+	if _, err := request.Body(c, &in); err != nil {
 		return err
 	}
 	e, err := in.check()
@@ -51,40 +44,6 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(e)
-}
-
-// get is GET /escalatrabalhos/{escalaId}: 404 for another company's.
-func (h *Handlers) get(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "escalaId")
-	if err != nil {
-		return err
-	}
-	e, err := h.store.Get(c.UserContext(), caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(e)
-}
-
-// list is GET /escalatrabalhos?pagina=&tamanho=.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	p, err := page.FromQuery(c)
-	if err != nil {
-		return err
-	}
-	items, total, err := h.store.List(c.UserContext(), caller.EmpresaID, p)
-	if err != nil {
-		return err
-	}
-	return c.JSON(page.NewResult(items, p, total))
 }
 
 // ofFuncionario is the internal GET /internal/funcionarios/{id}/escala.

@@ -50,6 +50,9 @@ type createInput struct {
 	Horarios  []horarioInput `json:"horarios"`
 }
 
+// Empresa is the company the body names (request.CompanyBody).
+func (in *createInput) Empresa() int64 { return in.EmpresaID }
+
 type horarioInput struct {
 	Entrada       *string `json:"entrada"`
 	SaidaAlmoco   *int    `json:"saidaAlmoco"`

@@ -46,15 +46,8 @@ func (h *Handlers) Public(r fiber.Router) {
 // field; 404 naming a schedule or department the company does not have;
 // 409 cpf_duplicado / email_duplicado.
 func (h *Handlers) create(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
 	var in createInput
-	if err := httpserver.DecodeJSON(c, &in); err != nil {
-		return err
-	}
-	if err := request.SameEmpresa(caller, in.EmpresaID); err != nil {
+	if _, err := request.Body(c, &in); err != nil {
 		return err
 	}
 	n, err := in.check(h.now())
@@ -98,11 +91,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 
 // list is GET /funcionarios?pagina=&tamanho=&departamentoId=&ativo=.
 func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	p, err := page.FromQuery(c)
+	caller, p, err := request.CallerPage(c)
 	if err != nil {
 		return err
 	}

@@ -57,6 +57,9 @@ type createInput struct {
 	ValorHora      *float64 `json:"valorHora"`
 }
 
+// Empresa is the company the body names (request.CompanyBody).
+func (in *createInput) Empresa() int64 { return in.EmpresaID }
+
 // newFuncionario is a validated creation, ready to insert.
 type newFuncionario struct {
 	Funcionario

@@ -1,0 +1,84 @@
+package request
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/page"
+)
+
+// CompanyBody is the body of a company's create route: it may name the
+// company it is for.
+type CompanyBody interface {
+	// Empresa is the empresaId sent, 0 when absent.
+	Empresa() int64
+}
+
+// Body reads the caller and the JSON body into in, and refuses a body that
+// names another company than the caller's (SameEmpresa), in that order.
+func Body(c *fiber.Ctx, in CompanyBody) (*jwtauth.Claims, error) {
+	caller, err := Caller(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := httpserver.DecodeJSON(c, in); err != nil {
+		return nil, err
+	}
+	if err := SameEmpresa(caller, in.Empresa()); err != nil {
+		return nil, err
+	}
+	return caller, nil
+}
+
+// CallerPage reads the caller and the page asked for (?pagina=&tamanho=).
+func CallerPage(c *fiber.Ctx) (*jwtauth.Claims, page.Page, error) {
+	caller, err := Caller(c)
+	if err != nil {
+		return nil, page.Page{}, err
+	}
+	p, err := page.FromQuery(c)
+	if err != nil {
+		return nil, page.Page{}, err
+	}
+	return caller, p, nil
+}
+
+// Get is the handler of GET /{things}/{param}: the thing get finds by the
+// path id among the caller's company's, as JSON. The store answers 404
+// for another company's, so nothing of it is revealed.
+func Get[T any](param string, get func(ctx context.Context, empresaID, id int64) (T, error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		caller, err := Caller(c)
+		if err != nil {
+			return err
+		}
+		id, err := ID(c, param)
+		if err != nil {
+			return err
+		}
+		v, err := get(c.UserContext(), caller.EmpresaID, id)
+		if err != nil {
+			return err
+		}
+		return c.JSON(v)
+	}
+}
+
+// List is the handler of GET /{things}?pagina=&tamanho=: a page of the
+// caller's company's things, as list returns them.
+func List[T any](list func(ctx context.Context, empresaID int64, p page.Page) ([]T, int, error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		caller, p, err := CallerPage(c)
+		if err != nil {
+			return err
+		}
+		items, total, err := list(c.UserContext(), caller.EmpresaID, p)
+		if err != nil {
+			return err
+		}
+		return c.JSON(page.NewResult(items, p, total))
+	}
+}
