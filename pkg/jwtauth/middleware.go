@@ -69,6 +69,17 @@ func FromContext(c *fiber.Ctx) (*Claims, bool) {
 	return claims, ok && claims != nil
 }
 
+// Caller returns the claims stored by Middleware, for handlers mounted
+// behind it. Missing claims are a wiring bug: the answer is 401 rather
+// than a request run unauthenticated.
+func Caller(c *fiber.Ctx) (*Claims, error) {
+	claims, ok := FromContext(c)
+	if !ok {
+		return nil, apierr.Unauthorized(msgMissingToken)
+	}
+	return claims, nil
+}
+
 // RequireRole lets through only callers whose role is one of roles. It must
 // run after Middleware: without claims it answers 401, with another role
 // 403.

@@ -39,6 +39,16 @@ func newApp(v *jwtauth.Verifier) *fiber.App {
 	app.Get("/empresa", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleAdmin), me)
 	// RequireRole without Middleware: a wiring mistake must fail closed.
 	app.Get("/unwired", jwtauth.RequireRole(jwtauth.RoleAdmin), me)
+	// Caller behind the middleware, and without it (a wiring mistake).
+	caller := func(c *fiber.Ctx) error {
+		claims, err := jwtauth.Caller(c)
+		if err != nil {
+			return err
+		}
+		return c.JSON(claims)
+	}
+	app.Get("/caller", v.Middleware(), caller)
+	app.Get("/caller-unwired", caller)
 	app.Get("/public", func(c *fiber.Ctx) error {
 		if _, ok := jwtauth.FromContext(c); ok {
 			return c.SendStatus(fiber.StatusTeapot)
@@ -149,6 +159,19 @@ func TestFromContextWithoutMiddleware(t *testing.T) {
 	app := newApp(iss.NewVerifier(t))
 	if r := do(t, app, "/public", "Bearer "+iss.Admin(t)); r.status != http.StatusNoContent {
 		t.Errorf("status = %d, want 204: FromContext must report no claims", r.status)
+	}
+}
+
+func TestCaller(t *testing.T) {
+	iss := jwttest.NewIssuer(t)
+	app := newApp(iss.NewVerifier(t))
+	if r := do(t, app, "/caller", "Bearer "+iss.Empresa(t, 7)); r.status != http.StatusOK || r.claims.EmpresaID != 7 {
+		t.Errorf("behind the middleware: %d %s", r.status, r.raw)
+	}
+	// Without the middleware: 401, never an anonymous caller.
+	r := do(t, app, "/caller-unwired", "Bearer "+iss.Empresa(t, 7))
+	if r.status != http.StatusUnauthorized || r.body.Code != "nao_autenticado" || r.body.Message != "token ausente" {
+		t.Errorf("unwired: %d %s", r.status, r.raw)
 	}
 }
 

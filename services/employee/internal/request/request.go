@@ -12,29 +12,16 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
 
-// Caller returns the claims the verifier stored. Public routes are all
-// mounted behind it, so missing claims are a wiring bug: answer 401 rather
-// than run unauthenticated.
-func Caller(c *fiber.Ctx) (*jwtauth.Claims, error) {
-	claims, ok := jwtauth.FromContext(c)
-	if !ok {
-		return nil, apierr.Unauthorized("token ausente")
-	}
-	return claims, nil
-}
+// Caller returns the verified caller; see jwtauth.Caller.
+func Caller(c *fiber.Ctx) (*jwtauth.Claims, error) { return jwtauth.Caller(c) }
 
-// ID reads the path value name as a positive integer; anything else is a
-// 400 naming it.
-func ID(c *fiber.Ctx, name string) (int64, error) {
-	n, err := strconv.ParseInt(c.Params(name), 10, 64)
-	if err != nil || n < 1 {
-		return 0, apierr.Invalid(map[string]string{name: "deve ser um inteiro positivo"})
-	}
-	return n, nil
-}
+// ID reads the path value name as a positive integer; see
+// httpserver.PathID.
+func ID(c *fiber.Ctx, name string) (int64, error) { return httpserver.PathID(c, name) }
 
 // QueryID reads an optional positive integer query value (nil when absent).
 func QueryID(c *fiber.Ctx, name string) (*int64, error) {
