@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/ardanlabs/conf/v3"
 )
@@ -28,8 +29,7 @@ type Validator interface {
 }
 
 // Parse fills cfg (a pointer to a struct) from its defaults, the environment
-// and the command line, then validates it: the struct itself and each of its
-// direct fields that implement Validator.
+// and the command line, then validates it (see Validate).
 func Parse(cfg any) (string, error) {
 	help, err := conf.Parse("", cfg)
 	if err != nil {
@@ -44,8 +44,9 @@ func Parse(cfg any) (string, error) {
 	return "", nil
 }
 
-// Validate runs Validate on cfg and on every struct field, at any depth,
-// that implements Validator, joining what they report.
+// Validate runs Validate on cfg and on every field, at any depth, that
+// implements Validator (structs and value types such as svcclient.URL),
+// joining what they report.
 func Validate(cfg any) error {
 	rv := reflect.ValueOf(cfg)
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
@@ -66,16 +67,36 @@ func validateStruct(path string, rv reflect.Value) error {
 	}
 	for i := range rv.NumField() {
 		f, sf := rv.Field(i), rv.Type().Field(i)
-		if f.Kind() != reflect.Struct || !sf.IsExported() {
+		if !sf.IsExported() {
 			continue
 		}
 		name := sf.Name
 		if path != "" {
 			name = path + "." + name
 		}
-		errs = append(errs, validateStruct(name, f))
+		if f.Kind() == reflect.Struct {
+			errs = append(errs, validateStruct(name, f))
+			continue
+		}
+		// A value type that checks itself (e.g. svcclient.URL), named in
+		// the error by its environment variable when the tag gives one.
+		if v, ok := f.Addr().Interface().(Validator); ok {
+			if err := v.Validate(); err != nil {
+				errs = append(errs, fmt.Errorf("%s %w", envName(sf, name), err))
+			}
+		}
 	}
 	return errors.Join(errs...)
+}
+
+// envName is the variable the tag names with env:, else the field's path.
+func envName(sf reflect.StructField, path string) string {
+	for part := range strings.SplitSeq(sf.Tag.Get("conf"), ",") {
+		if v, ok := strings.CutPrefix(part, "env:"); ok {
+			return v
+		}
+	}
+	return path
 }
 
 // String renders cfg for the start-up log with every `mask` field hidden

@@ -83,3 +83,33 @@ func TestValidateReachesNestedStructs(t *testing.T) {
 		t.Fatalf("nested validator not run: %v", err)
 	}
 }
+
+// port is a value type that checks itself.
+type port int
+
+func (p port) Validate() error {
+	if p < 1 || p > 65535 {
+		return errors.New("want a port")
+	}
+	return nil
+}
+
+type withValues struct {
+	Port  port `conf:"env:SERVICE_PORT,default:80"`
+	Inner struct {
+		Port port `conf:"default:81"`
+	}
+}
+
+func TestValidateChecksValueTypes(t *testing.T) {
+	var cfg withValues
+	if _, err := config.Parse(&cfg); err != nil {
+		t.Fatalf("valid values refused: %v", err)
+	}
+	t.Setenv("SERVICE_PORT", "0")
+	t.Setenv("INNER_PORT", "70000")
+	_, err := config.Parse(&cfg)
+	if err == nil || !strings.Contains(err.Error(), "SERVICE_PORT want a port") || !strings.Contains(err.Error(), "Inner.Port want a port") {
+		t.Fatalf("value validators not run or not named: %v", err)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net/url"
 
 	"github.com/ardanlabs/conf/v3"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/employee/internal/funcionario"
 )
@@ -38,18 +38,9 @@ type Config struct {
 	DB   database.Config
 	JWT  jwtauth.Config
 	// AuthInternalURL is auth's internal listener, called to revoke a
-	// deactivated employee's sessions.
-	AuthInternalURL string `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
-}
-
-// Validate checks what conf's tags cannot: the auth URL must be usable,
-// or every deactivation would fail at run time instead of at start-up.
-func (c *Config) Validate() error {
-	u, err := url.Parse(c.AuthInternalURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("AUTH_INTERNAL_URL %q: want an http(s) URL", c.AuthInternalURL)
-	}
-	return nil
+	// deactivated employee's sessions. Checked at start-up: a bad one
+	// would fail every deactivation instead.
+	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
 }
 
 func main() { service.Main(name, run) }
@@ -98,7 +89,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
-	revoker := funcionario.NewAuthRevoker(cfg.AuthInternalURL)
+	revoker := funcionario.NewAuthRevoker(string(cfg.AuthInternalURL))
 
 	// -------------------------------------------------------------------------
 	// Servers

@@ -126,7 +126,7 @@ func start(t *testing.T, viaProxy bool) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(h.cfg, log, store, verifier, employee.New(h.cfg.EmployeeInternalURL))
+	srv := newServer(h.cfg, log, store, verifier, employee.New(string(h.cfg.EmployeeInternalURL)))
 
 	// Registered before the server's own cleanup, so it runs after the
 	// server has stopped and the log is whole.

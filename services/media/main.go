@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"time"
 
 	"github.com/ardanlabs/conf/v3"
@@ -16,6 +15,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/media/internal/employee"
 	"github.com/ponto/ponto/services/media/internal/foto"
@@ -38,7 +38,7 @@ type Config struct {
 	Photo foto.Config
 	// EmployeeInternalURL is the employee service's internal listener:
 	// the employee's company (authorization) and his fotoProfile.
-	EmployeeInternalURL string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
 }
 
 // newConfig holds media's own defaults where they differ from the shared
@@ -53,10 +53,6 @@ func newConfig() Config {
 
 // Validate checks what conf's tags cannot.
 func (c *Config) Validate() error {
-	u, err := url.Parse(c.EmployeeInternalURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("EMPLOYEE_INTERNAL_URL %q: want an http(s) URL", c.EmployeeInternalURL)
-	}
 	// A lower limit would refuse photos the design accepts (up to 5 MiB).
 	if c.HTTP.BodyLimit < foto.MaxBodyBytes {
 		return fmt.Errorf("HTTP_BODY_LIMIT %d: media needs at least %d bytes", c.HTTP.BodyLimit, foto.MaxBodyBytes)
@@ -97,7 +93,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
-	employees := employee.New(cfg.EmployeeInternalURL)
+	employees := employee.New(string(cfg.EmployeeInternalURL))
 
 	// -------------------------------------------------------------------------
 	// Servers

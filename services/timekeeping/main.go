@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net/url"
 	"time"
 	_ "time/tzdata" // the company time zone must load in a minimal container
 
@@ -19,6 +18,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/afd"
@@ -46,11 +46,11 @@ type Config struct {
 	JWT  jwtauth.Config
 	// EmployeeInternalURL is the employee service's internal listener:
 	// employees, their schedules and departments.
-	EmployeeInternalURL string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
 	// CompanyBillingInternalURL is company-billing's internal listener:
 	// the employer's legal name and CNPJ for the AFD, receipts and
 	// timesheets.
-	CompanyBillingInternalURL string `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
+	CompanyBillingInternalURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
 	// REPINPI is the REP-P program's registration number at INPI (up to
 	// 17 digits), printed in every AFD header and punch receipt.
 	REPINPI string `conf:"env:REP_INPI,help:INPI registration number of the REP-P program (up to 17 digits)"`
@@ -71,16 +71,9 @@ type Config struct {
 	LocaisCacheTTL time.Duration `conf:"env:LOCAIS_CACHE_TTL,default:10s,help:how long clock-ins reuse a company's work places (0: no cache)"`
 }
 
-// Validate checks what conf's tags cannot, so that a bad URL or zone
+// Validate checks what conf's tags cannot, so that a bad zone or REP identity
 // stops the start-up instead of failing every request.
 func (c *Config) Validate() error {
-	for name, raw := range map[string]string{"EMPLOYEE_INTERNAL_URL": c.EmployeeInternalURL,
-		"COMPANY_BILLING_INTERNAL_URL": c.CompanyBillingInternalURL} {
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s %q: want an http(s) URL", name, raw)
-		}
-	}
 	if !validate.Digits(c.REPINPI, 0, 17) {
 		return fmt.Errorf("REP_INPI %q: want up to 17 digits", c.REPINPI)
 	}
@@ -153,8 +146,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	deps := dependencies{
 		db:        db,
-		employees: employee.New(cfg.EmployeeInternalURL),
-		companies: empresa.New(cfg.CompanyBillingInternalURL),
+		employees: employee.New(string(cfg.EmployeeInternalURL)),
+		companies: empresa.New(string(cfg.CompanyBillingInternalURL)),
 		clock:     clock.New(zone, time.Now),
 		rep:       afd.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 
