@@ -9,13 +9,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
@@ -221,34 +222,9 @@ func (e *env) departamento(c company, nome string, segmentos ...string) int64 {
 }
 
 // seq makes distinct CPFs and e-mails within a test run.
-var seq struct {
-	sync.Mutex
-	n int
-}
+var seq atomic.Int64
 
-func next() int {
-	seq.Lock()
-	defer seq.Unlock()
-	seq.n++
-	return seq.n
-}
-
-// cpf returns a valid, masked CPF built from n (check digits computed).
-func cpf(n int) string {
-	d := fmt.Sprintf("%09d", 100000000+n)
-	for _, first := range []int{10, 11} {
-		sum := 0
-		for i := 0; i < first-1; i++ {
-			sum += int(d[i]-'0') * (first - i)
-		}
-		r := sum * 10 % 11
-		if r == 10 {
-			r = 0
-		}
-		d += strconv.Itoa(r)
-	}
-	return d[0:3] + "." + d[3:6] + "." + d[6:9] + "-" + d[9:11]
-}
+func next() int { return int(seq.Add(1)) }
 
 // funcionarioBody is a valid creation body for company c on schedule
 // escalaID, changed by the overrides (a nil value deletes the key).
@@ -256,7 +232,7 @@ func funcionarioBody(c company, escalaID int64, overrides map[string]any) map[st
 	n := next()
 	b := map[string]any{
 		"cargo":            "Analista",
-		"cpf":              cpf(n),
+		"cpf":              brdocstest.CPF(n),
 		"dataNascimento":   "15/08/1990",
 		"email":            fmt.Sprintf("pessoa%d@empresa.com.br", n),
 		"empresaId":        c.id,

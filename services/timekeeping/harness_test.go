@@ -20,12 +20,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
@@ -500,34 +502,10 @@ func (e *env) departamento(c company, nome string) int64 {
 	return int64(r.obj(e.t)["id"].(float64))
 }
 
-var seq struct {
-	sync.Mutex
-	n int
-}
+// seq makes distinct CPFs and e-mails within a test run.
+var seq atomic.Int64
 
-func next() int {
-	seq.Lock()
-	defer seq.Unlock()
-	seq.n++
-	return seq.n
-}
-
-// cpf returns a valid, masked CPF built from n.
-func cpf(n int) string {
-	d := fmt.Sprintf("%09d", 100000000+n)
-	for _, first := range []int{10, 11} {
-		sum := 0
-		for i := 0; i < first-1; i++ {
-			sum += int(d[i]-'0') * (first - i)
-		}
-		r := sum * 10 % 11
-		if r == 10 {
-			r = 0
-		}
-		d += strconv.Itoa(r)
-	}
-	return d[0:3] + "." + d[3:6] + "." + d[6:9] + "-" + d[9:11]
-}
+func next() int { return int(seq.Add(1)) }
 
 // funcionario creates an employee of c on schedule escalaID with the
 // extra fields (e.g. nome, departamentoId) and returns him with a token.
@@ -535,7 +513,7 @@ func (e *env) funcionario(c company, escalaID int64, extra map[string]any) worke
 	e.t.Helper()
 	n := next()
 	body := map[string]any{
-		"cargo": "Analista", "cpf": cpf(n), "dataNascimento": "15/08/1990",
+		"cargo": "Analista", "cpf": brdocstest.CPF(n), "dataNascimento": "15/08/1990",
 		"email": fmt.Sprintf("pessoa%d@empresa.com.br", n), "empresaId": c.id, "escalaTrabalhoId": escalaID,
 		"nome": fmt.Sprintf("Pessoa %d da Silva", n), "password": "senhaForte123", "telefone": "11987654321",
 	}
