@@ -1,7 +1,6 @@
 package stack
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ponto/ponto/pkg/logging/logtest"
 )
 
 // standinEnv makes the test binary, started under a service's name,
@@ -181,22 +182,7 @@ func repoRoot(t testing.TB) string {
 }
 
 // testOutput collects the stack's output, safe for concurrent writers.
-type testOutput struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (o *testOutput) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.Write(p)
-}
-
-func (o *testOutput) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.buf.String()
-}
+type testOutput struct{ logtest.Buffer }
 
 // tail is the end of the output, for failure messages.
 func (o *testOutput) tail(n int) string {
