@@ -199,10 +199,13 @@ func clockIn(pool []puncher) load.Op {
 }
 
 // loginState shares the refresh tokens the login workload obtained with
-// the refresh workload.
+// the refresh workload: each employee's latest, as his app would keep it.
+// An older one may be gone: auth keeps AUTH_MAX_SESSIONS live tokens per
+// account, and a small seed logs each employee in more often than that.
 type loginState struct {
 	mu      sync.Mutex
 	refresh []string
+	of      map[string]int // index in refresh by employee e-mail
 }
 
 const keepRefreshTokens = 2000
@@ -250,7 +253,13 @@ func (r *runner) login(state *loginState) load.Op {
 			return fmt.Errorf("login sem token: %.200s", resp.Body())
 		}
 		state.mu.Lock()
-		if len(state.refresh) < keepRefreshTokens {
+		if i, ok := state.of[e.Email]; ok {
+			state.refresh[i] = out.RefreshToken
+		} else if len(state.refresh) < keepRefreshTokens {
+			if state.of == nil {
+				state.of = make(map[string]int)
+			}
+			state.of[e.Email] = len(state.refresh)
 			state.refresh = append(state.refresh, out.RefreshToken)
 		}
 		state.mu.Unlock()
