@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/MicahParks/jwkset"
@@ -66,12 +67,37 @@ type Verifier struct {
 
 // NewVerifier builds a Verifier backed by auth's JWKS. It fetches the keys
 // once, but a failed fetch is not an error: services must be able to start
-// before auth does, and the keys are fetched again when a token arrives
-// with a kid not yet known. ctx ends the background refresh.
+// before auth does. The keys are fetched again when a token arrives with a
+// kid not yet known (at most every unknownKIDRefreshEvery), and, until a
+// fetch succeeds, in the background (awaitKeys), so that a service started
+// before auth does not refuse every token for that long once auth is up.
+// ctx ends the background fetches.
 func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
 	if cfg.JWKSURL == "" || cfg.Issuer == "" || cfg.Audience == "" {
 		return nil, errors.New("jwtauth: JWKSURL, Issuer and Audience are required")
 	}
+	first, err := newRemote(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var cur atomic.Pointer[remote]
+	cur.Store(first)
+	if !first.hasKeys(ctx) {
+		go awaitKeys(ctx, cfg, &cur)
+	}
+	return newVerifier(func(ctx context.Context) jwt.Keyfunc { return cur.Load().kf.KeyfuncCtx(ctx) },
+		cfg.Issuer, cfg.Audience), nil
+}
+
+// remote is one JWKS client: its keys, its refresh goroutine's cancel.
+type remote struct {
+	kf     keyfunc.Keyfunc
+	cancel context.CancelFunc
+}
+
+// newRemote fetches auth's JWKS once (a failure leaves it empty) and keeps
+// it refreshed until ctx ends.
+func newRemote(ctx context.Context, cfg Config) (*remote, error) {
 	refresh := cfg.RefreshInterval
 	if refresh <= 0 {
 		refresh = DefaultRefreshInterval
@@ -80,8 +106,9 @@ func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
 	if timeout <= 0 {
 		timeout = DefaultHTTPTimeout
 	}
+	ctx, cancel := context.WithCancel(ctx)
 	noErrorOnFirstFetch := true
-	remote, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{cfg.JWKSURL}, keyfunc.Override{
+	client, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{cfg.JWKSURL}, keyfunc.Override{
 		HTTPTimeout:               timeout,
 		NoErrorReturnFirstHTTPReq: &noErrorOnFirstFetch,
 		RefreshInterval:           refresh,
@@ -96,19 +123,57 @@ func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
 		},
 	})
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("jwtauth: JWKS client: %w", err)
 	}
 	// The default keyfunc ignores the JWK "use"; rebuild it over the same
 	// storage so only signing keys can verify tokens.
 	kf, err := keyfunc.New(keyfunc.Options{
 		Ctx:          ctx,
-		Storage:      remote.Storage(),
+		Storage:      client.Storage(),
 		UseWhitelist: []jwkset.USE{jwkset.UseSig},
 	})
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("jwtauth: keyfunc: %w", err)
 	}
-	return newVerifier(kf.KeyfuncCtx, cfg.Issuer, cfg.Audience), nil
+	return &remote{kf: kf, cancel: cancel}, nil
+}
+
+func (r *remote) hasKeys(ctx context.Context) bool {
+	keys, err := r.kf.Storage().KeyReadAll(ctx)
+	return err == nil && len(keys) > 0
+}
+
+// Start-up fetches: the first retry after firstRetry, doubling up to
+// unknownKIDRefreshEvery.
+const firstRetry = time.Second
+
+// awaitKeys fetches auth's JWKS again, with a growing pause, until a fetch
+// brings keys, and then puts that client in place of the empty one. It
+// stops early when the current client got keys by itself (an unknown-kid
+// refetch) or ctx ends.
+func awaitKeys(ctx context.Context, cfg Config, cur *atomic.Pointer[remote]) {
+	wait := firstRetry
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if cur.Load().hasKeys(ctx) {
+			return
+		}
+		next, err := newRemote(ctx, cfg)
+		if err == nil && next.hasKeys(ctx) {
+			cur.Swap(next).cancel()
+			return
+		}
+		if err == nil {
+			next.cancel()
+		}
+		wait = min(2*wait, unknownKIDRefreshEvery)
+	}
 }
 
 // NewVerifierFromKeyfunc builds a Verifier over a fixed key lookup, for

@@ -202,7 +202,7 @@ func (r *runner) start(ctx context.Context) error {
 
 // warmVerifiers waits until every service that verifies tokens accepts
 // one. A service that started before auth published its key holds an
-// empty key set, and refetches it on an unknown kid at most every 30 s
+// empty key set until a background fetch or an unknown kid brings it
 // (pkg/jwtauth); until then it answers 401. That is start-up, not load,
 // so it is waited out here rather than counted as errors.
 func (r *runner) warmVerifiers(ctx context.Context) error {
