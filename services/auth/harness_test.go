@@ -30,6 +30,7 @@ import (
 	"github.com/ponto/ponto/pkg/mailtest"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/auth/internal/keys"
 	internalmail "github.com/ponto/ponto/services/auth/internal/mail"
 )
@@ -126,7 +127,7 @@ func testConfig(t *testing.T, keysDir, billingURL, employeeURL, smtpAddr string)
 	}
 	cfg.Log.Level = "debug"
 	cfg.JWT.Issuer, cfg.JWT.Audience = "ponto-auth", "ponto-api"
-	cfg.Peers.CompanyBillingURL, cfg.Peers.EmployeeURL = billingURL, employeeURL
+	cfg.Peers.CompanyBillingURL, cfg.Peers.EmployeeURL = svcclient.URL(billingURL), svcclient.URL(employeeURL)
 	cfg.Auth = AuthConfig{
 		KeysDir:            keysDir,
 		KeysReloadInterval: 50 * time.Millisecond,

@@ -179,6 +179,8 @@ func TestConfigValidation(t *testing.T) {
 		"bad admin entry":          {"AUTH_ADMINS": "ops@ponto.dev"},
 		"admin hash not bcrypt":    {"AUTH_ADMINS": "ops@ponto.dev:plaintext"},
 		"bad TLS mode":             {"AUTH_SMTP_ADDR": "smtp.example.com:587", "AUTH_CODE_SECRET": strings.Repeat("s", 32), "AUTH_SMTP_TLS": "maybe"},
+		"employee URL":             {"EMPLOYEE_INTERNAL_URL": "employee:9083"},
+		"company-billing URL":      {"COMPANY_BILLING_INTERNAL_URL": "ftp://billing"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			env["AUTH_KEYS_DIR"] = t.TempDir()

@@ -52,8 +52,8 @@ type Config struct {
 	}
 	Auth  AuthConfig
 	Peers struct {
-		CompanyBillingURL string `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing's internal API"`
-		EmployeeURL       string `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee's internal API"`
+		CompanyBillingURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing's internal API"`
+		EmployeeURL       svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee's internal API"`
 	}
 }
 
@@ -205,8 +205,8 @@ func newDependencies(cfg Config, log *slog.Logger, rdb *redis.Client) (*dependen
 		secret = devCodeSecret
 	}
 
-	companies := &accounts.Companies{Client: svcclient.New(cfg.Peers.CompanyBillingURL)}
-	employees := &accounts.Employees{Client: svcclient.New(cfg.Peers.EmployeeURL)}
+	companies := &accounts.Companies{Client: svcclient.New(string(cfg.Peers.CompanyBillingURL))}
+	employees := &accounts.Employees{Client: svcclient.New(string(cfg.Peers.EmployeeURL))}
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
 	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL}
 	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL, MaxPerSubject: cfg.Auth.MaxSessions}

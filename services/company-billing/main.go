@@ -15,6 +15,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/company-billing/internal/authapi"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
@@ -47,7 +48,7 @@ type Config struct {
 	Billing plans.Config
 	// AuthInternalURL is auth's internal API, called to revoke the tokens
 	// of a blocked company.
-	AuthInternalURL string `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081"`
+	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081"`
 }
 
 func main() { service.Main(name, run) }
@@ -107,7 +108,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Store:  empresas.NewStore(db),
 		Stripe: stripebilling.New(cfg.Stripe, log),
 		Plans:  catalog,
-		Auth:   authapi.New(cfg.AuthInternalURL),
+		Auth:   authapi.New(string(cfg.AuthInternalURL)),
 		Log:    log,
 	}
 

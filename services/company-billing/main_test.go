@@ -44,6 +44,7 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 		"stripe url": {"STRIPE_API_URL": "stripe-mock:12111"},
 		"no key":     {"STRIPE_SECRET_KEY": ""},
 		"retries":    {"STRIPE_MAX_NETWORK_RETRIES": "50"},
+		"auth url":   {"AUTH_INTERNAL_URL": "auth:9081"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			stackEnv(t)
