@@ -102,6 +102,29 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 	wantErr(t, e.in("GET", "/internal/funcionarios/999999", nil), 404, "nao_encontrado")
 	wantErr(t, e.in("GET", "/internal/funcionarios/abc", nil), 400, "validacao")
 
+	// Several at once: those that exist, the same record; unknown ids and
+	// repeats left out.
+	other := e.pub("POST", "/funcionarios", a.token, funcionarioBody(a, esc, nil))
+	want(t, other, 200)
+	otherID := int64(other.obj(t)["id"].(float64))
+	r = e.in("GET", path("/internal/funcionarios?ids=%d,999999,%d,%d", id, otherID, id), nil)
+	want(t, r, 200)
+	var many struct {
+		Funcionarios []map[string]any `json:"funcionarios"`
+	}
+	r.into(t, &many)
+	got := map[float64]map[string]any{}
+	for _, f := range many.Funcionarios {
+		got[f["id"].(float64)] = f
+	}
+	if len(many.Funcionarios) != 2 || !reflect.DeepEqual(got[float64(id)], wantValues) || got[float64(otherID)] == nil {
+		t.Fatalf("by ids: %s", r.body)
+	}
+	for _, bad := range []string{"", "?ids=", "?ids=1,abc", "?ids=0", "?ids=-3", "?ids=1,,2",
+		"?ids=" + strings.Repeat("1,", 100) + "1"} {
+		wantErr(t, e.in("GET", "/internal/funcionarios"+bad, nil), 400, "validacao")
+	}
+
 	// The internal routes are not on the public listener.
 	want(t, e.pub("GET", path("/internal/funcionarios/%d", id), a.token, nil), 404)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +21,8 @@ import (
 
 // employeePeer stands between timekeeping and the employee service's
 // internal API: it counts the employee lookups (GET
-// /internal/funcionarios/{id}) by id and, while down, answers them 503.
+// /internal/funcionarios/{id}, and each id of GET
+// /internal/funcionarios?ids=) by id and, while down, answers them 503.
 type employeePeer struct {
 	url     string
 	mu      sync.Mutex
@@ -37,18 +39,28 @@ func newEmployeePeer(t *testing.T, target string) *employeePeer {
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	p := &employeePeer{lookups: map[string]int{}}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.lookups[r.PathValue("id")]++
-		down := p.down
-		p.mu.Unlock()
-		if down {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(`{"message":"serviço temporariamente indisponível","code":"dependencia_indisponivel"}`))
-			return
+	lookup := func(ids ...string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			p.mu.Lock()
+			for _, id := range ids {
+				p.lookups[id]++
+			}
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = w.Write([]byte(`{"message":"serviço temporariamente indisponível","code":"dependencia_indisponivel"}`))
+				return
+			}
+			proxy.ServeHTTP(w, r)
 		}
-		proxy.ServeHTTP(w, r)
+	}
+	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
+		lookup(r.PathValue("id"))(w, r)
+	})
+	mux.HandleFunc("GET /internal/funcionarios", func(w http.ResponseWriter, r *http.Request) {
+		lookup(strings.Split(r.URL.Query().Get("ids"), ",")...)(w, r)
 	})
 	mux.Handle("/", proxy)
 	srv := httptest.NewServer(mux)

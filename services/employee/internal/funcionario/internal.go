@@ -3,7 +3,9 @@ package funcionario
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,6 +21,8 @@ const (
 	emailMax      = 254
 	fotoURLMax    = 2048
 	codeVerifyMax = 255
+	// maxIDs bounds the employees of one internalByIDs call.
+	maxIDs = 100
 )
 
 // Internal mounts the service-to-service routes (docs/internal-api.md).
@@ -26,6 +30,7 @@ const (
 // ponto services, so they answer any company's employee.
 func (h *Handlers) Internal(r fiber.Router) {
 	// por-email before :funcionarioId, which would otherwise take it.
+	r.Get("/internal/funcionarios", h.internalByIDs)
 	r.Get("/internal/funcionarios/por-email", h.internalByEmail)
 	r.Get("/internal/funcionarios/:funcionarioId", h.internalByID)
 	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
@@ -43,6 +48,47 @@ func (h *Handlers) internalByID(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(Render(f, Internal))
+}
+
+// internalByIDs is GET /internal/funcionarios?ids=1,2,3: those of the
+// employees that exist, in no particular order (an unknown id is left
+// out), as {"funcionarios": [employee view...]}. Timekeeping fetches with
+// it, in one call, the employees of the clock-ins waiting on its cache.
+func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
+	ids, err := parseIDs(c.Query("ids"))
+	if err != nil {
+		return err
+	}
+	fs, err := h.store.ByIDs(c.UserContext(), ids)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"funcionarios": RenderAll(fs, Internal)})
+}
+
+var errIDs = apierr.Invalid(map[string]string{
+	"ids": "informe de 1 a 100 ids (inteiros positivos) separados por vírgula"})
+
+// parseIDs reads "1,2,3": 1 to maxIDs positive integers, repeats dropped.
+func parseIDs(s string) ([]int64, error) {
+	if s == "" || len(s) > maxIDs*20 {
+		return nil, errIDs
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > maxIDs {
+		return nil, errIDs
+	}
+	ids := make([]int64, 0, len(parts))
+	for _, p := range parts {
+		id, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, errIDs
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // internalByEmail is auth's login lookup; the e-mail matches ignoring case.

@@ -107,6 +107,17 @@ func (s *Store) ByID(ctx context.Context, id int64) (Funcionario, error) {
 	return s.one(ctx, selectFuncionario+`WHERE f.id = $1`, id)
 }
 
+// ByIDs returns those of employees ids that exist, in no particular
+// order (internal API).
+func (s *Store) ByIDs(ctx context.Context, ids []int64) ([]Funcionario, error) {
+	rows, _ := s.db.Query(ctx, selectFuncionario+`WHERE f.id = ANY($1)`, ids)
+	fs, err := pgx.CollectRows(rows, scanFuncionario)
+	if err != nil {
+		return nil, fmt.Errorf("funcionario: by ids: %w", err)
+	}
+	return fs, nil
+}
+
 // ByEmail returns the employee whose e-mail is email, ignoring case as
 // the unique index does (internal API, for login).
 func (s *Store) ByEmail(ctx context.Context, email string) (Funcionario, error) {

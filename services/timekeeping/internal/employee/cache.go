@@ -2,11 +2,10 @@ package employee
 
 import (
 	"context"
-	"strconv"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/ponto/ponto/pkg/apierr"
 )
@@ -30,22 +29,45 @@ const CacheSize = 20_000
 // absence, receipt, timesheet and report) call Client directly.
 //
 // Only successes are kept: a 404 or a failure is asked again on the next
-// punch. Concurrent misses for one employee share a single call.
+// punch. Misses are fetched in batches: one call at a time asks for every
+// employee missed while the previous call was out (Client.Funcionarios),
+// so concurrent misses for one employee make one call, and a burst of
+// first punches (a shift starting) costs one request per batch rather than
+// one per punch.
 type Cached struct {
 	client  *Client
 	entries *expirable.LRU[cacheKey, Funcionario] // nil: cache disabled
-	calls   singleflight.Group
+
+	mu       sync.Mutex
+	waiting  map[int64][]waiter // by employee id, not yet asked for
+	fetching bool
 }
 
-// cacheKey names a record by the company asked for and the employee, so a
-// token of another company never finds it (Client answers it 404).
+// cacheKey names a record by its company and id, so a token of another
+// company never finds it (Client answers it 404).
 type cacheKey struct{ empresaID, id int64 }
+
+// waiter is a miss waiting for the next fetch.
+type waiter struct {
+	ctx       context.Context
+	empresaID int64
+	answer    chan fetched // buffered: the fetch never waits for it
+}
+
+type fetched struct {
+	f   Funcionario
+	err error
+}
+
+// fetchTimeout bounds one batched call; it outlives the requests waiting
+// on it, which may give up earlier.
+const fetchTimeout = 10 * time.Second
 
 // NewCached puts a cache of at most size records, each kept for ttl, in
 // front of client; a ttl of zero (or less) disables it, every call going to
 // the employee service.
 func NewCached(client *Client, ttl time.Duration, size int) *Cached {
-	c := &Cached{client: client}
+	c := &Cached{client: client, waiting: map[int64][]waiter{}}
 	if ttl > 0 {
 		c.entries = expirable.NewLRU[cacheKey, Funcionario](size, nil, ttl)
 	}
@@ -58,50 +80,109 @@ func (c *Cached) Funcionario(ctx context.Context, empresaID, id int64) (Funciona
 	if c.entries == nil {
 		return c.client.Funcionario(ctx, empresaID, id)
 	}
-	key := cacheKey{empresaID, id}
-	if f, ok := c.entries.Get(key); ok {
+	if f, ok := c.entries.Get(cacheKey{empresaID, id}); ok {
 		return f, nil
 	}
-	// One call per employee at a time. It runs on the context of the caller
-	// that started it, less its cancellation (that client disconnecting
-	// would fail every waiter) but with its deadline and trace; each waiter
-	// still stops at its own.
-	call := strconv.FormatInt(empresaID, 10) + "/" + strconv.FormatInt(id, 10)
-	ch := c.calls.DoChan(call, func() (any, error) {
-		// A caller that missed just as the previous call was storing its
-		// answer finds it here instead of calling again.
-		if f, ok := c.entries.Get(key); ok {
-			return f, nil
-		}
-		fetch, cancel := detach(ctx)
-		defer cancel()
-		f, err := c.client.Funcionario(fetch, empresaID, id)
-		if err == nil {
-			f, err = f.rendered()
-		}
-		if err != nil {
-			return nil, err
-		}
-		c.entries.Add(key, f)
-		return f, nil
-	})
+	w := waiter{ctx: ctx, empresaID: empresaID, answer: make(chan fetched, 1)}
+	c.mu.Lock()
+	c.waiting[id] = append(c.waiting[id], w)
+	start := !c.fetching
+	c.fetching = true
+	c.mu.Unlock()
+	if start {
+		go c.fetch()
+	}
 	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return Funcionario{}, r.Err
-		}
-		return r.Val.(Funcionario), nil
+	case r := <-w.answer:
+		return r.f, r.err
 	case <-ctx.Done():
+		// The fetch goes on for the others, and keeps what it gets.
 		return Funcionario{}, apierr.Unavailable("employee", ctx.Err())
 	}
 }
 
-// detach is ctx without its cancellation but with its deadline, and the
-// cancel function that releases the deadline's timer.
-func detach(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := context.WithoutCancel(ctx)
-	if deadline, ok := ctx.Deadline(); ok {
-		return context.WithDeadline(d, deadline)
+// fetch asks for the waiting employees, MaxFuncionarios at a time, until
+// none is waiting.
+func (c *Cached) fetch() {
+	for {
+		c.mu.Lock()
+		if len(c.waiting) == 0 {
+			c.fetching = false
+			c.mu.Unlock()
+			return
+		}
+		batch := make(map[int64][]waiter, min(len(c.waiting), MaxFuncionarios))
+		for id, ws := range c.waiting {
+			if len(batch) == MaxFuncionarios {
+				break
+			}
+			batch[id] = ws
+			delete(c.waiting, id)
+		}
+		c.mu.Unlock()
+		c.answer(batch)
 	}
-	return context.WithCancel(d)
+}
+
+// answer fetches batch's employees and answers their waiters: a waiter
+// whose company is the record's gets it (and the cache keeps it), another
+// company's or an unknown employee is a 404, a failure goes to all.
+func (c *Cached) answer(batch map[int64][]waiter) {
+	ids := make([]int64, 0, len(batch))
+	var first context.Context
+	for id, ws := range batch {
+		// One whose record came into the cache since it missed (the
+		// previous fetch) is answered from there.
+		if f, ok := c.served(id, ws); ok {
+			c.answerAll(ws, f)
+			continue
+		}
+		ids = append(ids, id)
+		first = ws[0].ctx
+	}
+	if len(ids) == 0 {
+		return
+	}
+	// The call runs without the cancellation of the requests waiting (one
+	// leaving would fail the others) but with a trace of one of them.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(first), fetchTimeout)
+	defer cancel()
+	found, err := c.client.Funcionarios(ctx, ids)
+	for _, id := range ids {
+		f, ok := found[id]
+		ferr := err
+		if ferr == nil && ok {
+			f, ferr = f.rendered()
+		}
+		for _, w := range batch[id] {
+			switch {
+			case ferr != nil:
+				w.answer <- fetched{err: ferr}
+			case !ok || f.EmpresaID != w.empresaID:
+				w.answer <- fetched{err: errFuncionarioNotFound}
+			default:
+				c.entries.Add(cacheKey{f.EmpresaID, id}, f)
+				w.answer <- fetched{f: f}
+			}
+		}
+	}
+}
+
+// served finds a cached record of employee id for every waiter in ws.
+func (c *Cached) served(id int64, ws []waiter) (Funcionario, bool) {
+	var f Funcionario
+	for _, w := range ws {
+		g, ok := c.entries.Get(cacheKey{w.empresaID, id})
+		if !ok {
+			return Funcionario{}, false
+		}
+		f = g
+	}
+	return f, true
+}
+
+func (c *Cached) answerAll(ws []waiter, f Funcionario) {
+	for _, w := range ws {
+		w.answer <- fetched{f: f}
+	}
 }

@@ -14,14 +14,16 @@ import (
 	"github.com/ponto/ponto/pkg/svcclient"
 )
 
-// fakePeer is the employee service's GET /internal/funcionarios/{id}:
-// employee id belongs to company 1 when id < 900 and is unknown (404)
+// fakePeer is the employee service's GET /internal/funcionarios?ids=:
+// employee id belongs to company 1 when id < 900 and is unknown (left out)
 // otherwise; status, when set, is answered instead; hold, when set, keeps
-// every answer until it is closed. Calls are counted.
+// every answer until it is closed. Calls and the ids asked for are
+// counted.
 type fakePeer struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
 	calls  int
+	asked  int
 	status int
 	hold   chan struct{}
 	// arrived receives a value as each call comes in (buffered).
@@ -32,27 +34,40 @@ func newFakePeer(t *testing.T) *fakePeer {
 	t.Helper()
 	p := &fakePeer{arrived: make(chan struct{}, 100)}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /internal/funcionarios", func(w http.ResponseWriter, r *http.Request) {
+		ids := strings.Split(r.URL.Query().Get("ids"), ",")
 		p.mu.Lock()
 		p.calls++
+		p.asked += len(ids)
 		status, hold := p.status, p.hold
 		p.mu.Unlock()
 		p.arrived <- struct{}{}
 		if hold != nil {
 			<-hold
 		}
-		id, _ := strconv.Atoi(r.PathValue("id"))
 		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case status != 0:
+		if status != 0 {
 			w.WriteHeader(status)
 			_, _ = w.Write([]byte(`{"message":"falhou","code":"x"}`))
-		case id >= 900:
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte(`{"message":"funcionário não encontrado","code":"nao_encontrado"}`))
-		default:
-			_, _ = w.Write([]byte(`{"id":` + strconv.Itoa(id) + `,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario"}`))
+			return
 		}
+		var records []string
+		for _, s := range ids {
+			if id, _ := strconv.Atoi(s); id < 900 {
+				records = append(records, `{"id":`+s+`,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario"}`)
+			}
+		}
+		_, _ = w.Write([]byte(`{"funcionarios":[` + strings.Join(records, ",") + `]}`))
+	})
+	// Only the cache's disabled path asks for one employee by id.
+	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.calls++
+		p.asked++
+		p.mu.Unlock()
+		p.arrived <- struct{}{}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":` + r.PathValue("id") + `,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario"}`))
 	})
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
@@ -234,4 +249,50 @@ func TestCachedCallerLeavingDoesNotFailTheSharedCall(t *testing.T) {
 func isStatus(err error, status int) bool {
 	e, ok := apierr.As(err)
 	return ok && e.Status == status
+}
+
+// Misses of other employees while a call is out wait for the next call,
+// which asks for all of them at once; an unknown employee and another
+// company's in the same batch are 404s for their callers alone.
+func TestCachedMissesDuringACallMakeOneMore(t *testing.T) {
+	p := newFakePeer(t)
+	c := p.cached(time.Hour)
+	hold := make(chan struct{})
+	p.set(0, hold)
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.Funcionario(context.Background(), 1, 10)
+		first <- err
+	}()
+	<-p.arrived // the call for employee 10 is out
+	type ask struct{ empresaID, id int64 }
+	asks := []ask{{1, 11}, {1, 12}, {1, 13}, {1, 950}, {2, 14}, {1, 11}}
+	errs := make([]error, len(asks))
+	var wg sync.WaitGroup
+	for i, a := range asks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.Funcionario(context.Background(), a.empresaID, a.id)
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // let them all queue
+	p.set(0, nil)
+	close(hold)
+	wg.Wait()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range asks {
+		notFound := a.id == 950 || a.empresaID == 2
+		if (notFound && !isStatus(errs[i], http.StatusNotFound)) || (!notFound && errs[i] != nil) {
+			t.Errorf("employee %d of company %d: %v", a.id, a.empresaID, errs[i])
+		}
+	}
+	p.mu.Lock()
+	calls, asked := p.calls, p.asked
+	p.mu.Unlock()
+	if calls != 2 || asked != 6 {
+		t.Fatalf("%d calls asking for %d employees, want 2 asking for 6 (10, then 11 12 13 950 14)", calls, asked)
+	}
 }

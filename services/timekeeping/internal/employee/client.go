@@ -209,6 +209,33 @@ func (c *Client) Funcionario(ctx context.Context, empresaID, id int64) (Funciona
 	return f, nil
 }
 
+// MaxFuncionarios bounds the ids of one Funcionarios call (the employee
+// service's limit).
+const MaxFuncionarios = 100
+
+// Funcionarios returns those of employees ids (at most MaxFuncionarios)
+// that exist, by id, whatever their company: the caller checks it.
+func (c *Client) Funcionarios(ctx context.Context, ids []int64) (map[int64]Funcionario, error) {
+	q := make([]byte, 0, len(ids)*8)
+	for i, id := range ids {
+		if i > 0 {
+			q = append(q, ',')
+		}
+		q = strconv.AppendInt(q, id, 10)
+	}
+	var out struct {
+		Funcionarios []Funcionario `json:"funcionarios"`
+	}
+	if err := c.c.GetJSON(ctx, "/internal/funcionarios?ids="+string(q), &out); err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]Funcionario, len(out.Funcionarios))
+	for _, f := range out.Funcionarios {
+		byID[f.ID] = f
+	}
+	return byID, nil
+}
+
 // Escala returns the work schedule of employee funcionarioID.
 func (c *Client) Escala(ctx context.Context, funcionarioID int64) (Escala, error) {
 	var e Escala
