@@ -239,11 +239,6 @@ const (
 	lockChainsSQL = `INSERT INTO cadeias (empresa_id) SELECT unnest($1::bigint[])
 		ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = cadeias.ultimo_nsr
 		RETURNING empresa_id, ultimo_nsr, ultimo_hash::text`
-	// punchColumns are Rows' columns for punches alone (ScanRow reads
-	// them).
-	punchColumns = `p.id, p.empresa_id, p.funcionario_id, p.jornada, p.horario_registro, p.tipo,
-		p.localizacao, p.nsr, p.hash::text, a.status, a.data_solicitar, a.motivo
-		FROM registros_ponto p LEFT JOIN ajustes a ON a.registro_id = p.id`
 	// twinsSQL: the punches already made with the batch's Idempotency-Keys
 	// (employees $1, keys $2), each after its key.
 	twinsSQL = `SELECT k.chave, x.* FROM unnest($1::bigint[], $2::text[]) AS k(funcionario_id, chave)
@@ -340,8 +335,7 @@ func readLock(br pgx.BatchResults, withKeys bool) (state, error) {
 		if _, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct{}, error) {
 			var key string
 			var r Row
-			err := row.Scan(&key, &r.ID, &r.EmpresaID, &r.FuncionarioID, &r.Jornada, &r.HorarioRegistro, &r.Tipo,
-				&r.Localizacao, &r.NSR, &r.Hash, &r.AjusteStatus, &r.DataSolicitar, &r.Motivo)
+			err := scanRow(row, &r, &key)
 			st.twins[twinKey{r.FuncionarioID, key}] = r
 			return struct{}{}, err
 		}); err != nil {
@@ -373,7 +367,7 @@ func readLock(br pgx.BatchResults, withKeys bool) (state, error) {
 // stamped, numbered, typed and chained, in the calls' order.
 type plan struct {
 	calls   []*call
-	punches []*Row
+	punches []toInsert
 	// of and earlier give each call its punch (an index into punches) and
 	// the punches that preceded it in its workday; replay marks a call
 	// whose punch an earlier call of the batch made.
@@ -384,11 +378,15 @@ type plan struct {
 	gone    map[int]error // calls whose request gave up: not written
 	reps    []repRecord
 	heads   map[int64]*head
-	// fields of punches the Row does not keep
-	cpfs   []string
-	fusos  []int16
-	keys   []*string
-	locals []*Geofence
+}
+
+// toInsert is a punch to insert: its row and what the row does not keep.
+type toInsert struct {
+	*Row
+	cpf   string
+	fuso  int16
+	key   *string
+	local *Geofence
 }
 
 type repRecord struct {
@@ -465,9 +463,7 @@ func (s *Store) plan(calls []*call, jornada time.Time, st state) (*plan, error) 
 		r := &Row{EmpresaID: p.EmpresaID, FuncionarioID: p.FuncionarioID, Jornada: jornada, HorarioRegistro: now,
 			Tipo: nextTipo(before), Localizacao: &loc, NSR: &nsr, Hash: &hash}
 		pl.of[i], pl.earlier[i] = len(pl.punches), before[max(0, len(before)-maxEarlier):]
-		pl.punches = append(pl.punches, r)
-		pl.cpfs, pl.fusos = append(pl.cpfs, cpf), append(pl.fusos, int16(offset))
-		pl.keys, pl.locals = append(pl.keys, p.IdempotencyKey), append(pl.locals, p.Local)
+		pl.punches = append(pl.punches, toInsert{Row: r, cpf: cpf, fuso: int16(offset), key: p.IdempotencyKey, local: p.Local})
 		day[p.FuncionarioID] = append(before[:len(before):len(before)], r)
 	}
 	return pl, nil
@@ -513,8 +509,8 @@ func (pl *plan) write(ctx context.Context, conn *pgx.Conn, jornada time.Time) er
 	}
 	if len(pl.punches) > 0 {
 		byNSR := make(map[[2]int64]*Row, len(pl.punches))
-		for _, r := range pl.punches {
-			byNSR[[2]int64{r.EmpresaID, *r.NSR}] = r
+		for _, p := range pl.punches {
+			byNSR[[2]int64{p.EmpresaID, *p.NSR}] = p.Row
 		}
 		b.Queue(insertPunchesSQL, append([]any{jornada, afd.ColetorMobile}, pl.punchColumns()...)...).Query(
 			func(rows pgx.Rows) error {
@@ -550,17 +546,19 @@ func (pl *plan) punchColumns() []any {
 	n := len(pl.punches)
 	empresas, funcionarios, nsrs := make([]int64, n), make([]int64, n), make([]int64, n)
 	horarios := make([]time.Time, n)
-	tipos, localizacoes, hashes := make([]string, n), make([]string, n), make([]string, n)
+	tipos, localizacoes, hashes, cpfs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	fusos, keys := make([]int16, n), make([]*string, n)
 	locals, distancias, foras := make([]*int64, n), make([]*int32, n), make([]*bool, n)
-	for i, r := range pl.punches {
-		empresas[i], funcionarios[i], nsrs[i], horarios[i] = r.EmpresaID, r.FuncionarioID, *r.NSR, r.HorarioRegistro
-		tipos[i], localizacoes[i], hashes[i] = r.Tipo, *r.Localizacao, *r.Hash
-		if g := pl.locals[i]; g != nil {
+	for i, p := range pl.punches {
+		empresas[i], funcionarios[i], nsrs[i], horarios[i] = p.EmpresaID, p.FuncionarioID, *p.NSR, p.HorarioRegistro
+		tipos[i], localizacoes[i], hashes[i] = p.Tipo, *p.Localizacao, *p.Hash
+		cpfs[i], fusos[i], keys[i] = p.cpf, p.fuso, p.key
+		if g := p.local; g != nil {
 			d := int32(g.DistanciaMetros)
 			locals[i], distancias[i], foras[i] = &g.LocalTrabalhoID, &d, &g.Fora
 		}
 	}
-	return []any{empresas, funcionarios, horarios, tipos, localizacoes, nsrs, hashes, pl.cpfs, pl.fusos, pl.keys,
+	return []any{empresas, funcionarios, horarios, tipos, localizacoes, nsrs, hashes, cpfs, fusos, keys,
 		locals, distancias, foras}
 }
 
@@ -592,7 +590,7 @@ func (pl *plan) outcomes() []outcome {
 		for j, r := range pl.earlier[i] {
 			earlier[j] = *r
 		}
-		outs[i] = outcome{r: *pl.punches[pl.of[i]], earlier: earlier, replayed: pl.replay[i]}
+		outs[i] = outcome{r: *pl.punches[pl.of[i]].Row, earlier: earlier, replayed: pl.replay[i]}
 	}
 	return outs
 }

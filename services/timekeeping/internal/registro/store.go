@@ -31,23 +31,32 @@ type Store struct {
 // NewStore returns a Store on db; clk stamps punches and decides workdays.
 func NewStore(db *pgxpool.Pool, clk *clock.Clock) *Store { return &Store{db: db, clock: clk} }
 
-// Rows selects time records with the columns scanRow reads: punches with
+// Rows selects time records with the columns ScanRow reads: punches with
 // their adjustment, and absences (whose id shares the punches' sequence).
 // Filter it as a subquery: SELECT * FROM (Rows) r WHERE ...
-const Rows = `SELECT p.id, p.empresa_id, p.funcionario_id, p.jornada, p.horario_registro, p.tipo,
-		p.localizacao, p.nsr, p.hash::text, a.status, a.data_solicitar, a.motivo
-	FROM registros_ponto p LEFT JOIN ajustes a ON a.registro_id = p.id
+const Rows = `SELECT ` + punchColumns + `
 	UNION ALL
 	SELECT f.id, f.empresa_id, f.funcionario_id, f.data, f.inicio_dia, 'falta',
 		NULL::text, NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, NULL::text
 	FROM faltas f`
 
+// punchColumns are Rows' columns for punches alone, with their FROM.
+const punchColumns = `p.id, p.empresa_id, p.funcionario_id, p.jornada, p.horario_registro, p.tipo,
+		p.localizacao, p.nsr, p.hash::text, a.status, a.data_solicitar, a.motivo
+	FROM registros_ponto p LEFT JOIN ajustes a ON a.registro_id = p.id`
+
 // ScanRow reads one row of Rows.
 func ScanRow(row pgx.CollectableRow) (Row, error) {
 	var r Row
-	err := row.Scan(&r.ID, &r.EmpresaID, &r.FuncionarioID, &r.Jornada, &r.HorarioRegistro, &r.Tipo,
-		&r.Localizacao, &r.NSR, &r.Hash, &r.AjusteStatus, &r.DataSolicitar, &r.Motivo)
+	err := scanRow(row, &r)
 	return r, err
+}
+
+// scanRow reads Rows' columns into r, after the columns before selects
+// ahead of them.
+func scanRow(row pgx.Row, r *Row, before ...any) error {
+	return row.Scan(append(before, &r.ID, &r.EmpresaID, &r.FuncionarioID, &r.Jornada, &r.HorarioRegistro,
+		&r.Tipo, &r.Localizacao, &r.NSR, &r.Hash, &r.AjusteStatus, &r.DataSolicitar, &r.Motivo)...)
 }
 
 // Get returns record id of company empresaID (either kind), or ErrNotFound.
