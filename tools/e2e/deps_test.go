@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ponto/ponto/pkg/logging/logtest"
+	"github.com/ponto/ponto/tools/stack"
 )
 
 // The e2e stack runs on a PostgreSQL cluster and a Redis of its own, on
@@ -253,7 +253,7 @@ func (r *redisServer) Start(ctx context.Context) error {
 	r.cmd, r.done = cmd, done
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if err := pingRedis(ctx, r.Addr()); err == nil {
+		if err := stack.PingRedis(ctx, r.Addr()); err == nil {
 			return nil
 		}
 		select {
@@ -292,31 +292,6 @@ func (r *redisServer) Stop() error {
 func (r *redisServer) Remove() {
 	_ = r.Stop()
 	_ = os.RemoveAll(r.dir)
-}
-
-// pingRedis speaks just enough RESP for PING.
-func pingRedis(ctx context.Context, addr string) error {
-	var d net.Dialer
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	deadline, _ := ctx.Deadline()
-	_ = conn.SetDeadline(deadline)
-	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
-		return err
-	}
-	reply, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(reply) != "+PONG" {
-		return fmt.Errorf("PING: %q", reply)
-	}
-	return nil
 }
 
 // freePorts returns n distinct ports that could be bound just now, below

@@ -242,15 +242,15 @@ func checkPostgres(ctx context.Context, adminURL string) error {
 }
 
 func checkRedis(ctx context.Context, addr string) error {
-	if err := pingRedis(ctx, addr); err != nil {
+	if err := PingRedis(ctx, addr); err != nil {
 		return fmt.Errorf("Redis não responde em %s: %w — o Makefile (make run) deveria tê-lo iniciado", addr, err)
 	}
 	return nil
 }
 
-// pingRedis speaks just enough RESP for PING, to avoid a Redis client
+// PingRedis speaks just enough RESP for PING, to avoid a Redis client
 // dependency for one command.
-func pingRedis(ctx context.Context, addr string) error {
+func PingRedis(ctx context.Context, addr string) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	var d net.Dialer
