@@ -11,8 +11,14 @@ const (
 // savedEmpresa is the contract's savedEmpresa, field by field: the only
 // answer that carries the password (as its bcrypt hash), because the
 // contract says so. nome is stored but, as in the contract, not echoed.
-// endereco and fluxoCaixa are null: no route sets them yet.
 type savedEmpresa struct {
+	empresaFields
+	Password string `json:"password"`
+}
+
+// empresaFields are what savedEmpresa and meView both show. endereco and
+// fluxoCaixa are null: no route sets them yet.
+type empresaFields struct {
 	AssinaturaStatus  *string `json:"assinaturaStatus"`
 	CNPJ              string  `json:"cnpj"`
 	DataAbertura      string  `json:"dataAbertura"`
@@ -22,15 +28,14 @@ type savedEmpresa struct {
 	ID                int64   `json:"id"`
 	InvoiceID         string  `json:"invoiceId"`
 	NomeDoPlano       string  `json:"nomeDoPlano"`
-	Password          string  `json:"password"`
 	PrecoID           string  `json:"precoId"`
 	RazaoSocial       string  `json:"razaoSocial"`
 	Role              string  `json:"role"`
 	BillingCustomerID string  `json:"billingCustomerId"`
 }
 
-func newSavedEmpresa(e Empresa) savedEmpresa {
-	return savedEmpresa{
+func newEmpresaFields(e Empresa) empresaFields {
+	return empresaFields{
 		AssinaturaStatus:  e.AssinaturaStatus,
 		CNPJ:              e.CNPJ,
 		DataAbertura:      e.DataAbertura.Format(dateBR),
@@ -38,7 +43,6 @@ func newSavedEmpresa(e Empresa) savedEmpresa {
 		ID:                e.ID,
 		InvoiceID:         e.InvoiceID,
 		NomeDoPlano:       e.NomeDoPlano,
-		Password:          e.PasswordHash,
 		PrecoID:           e.PrecoID,
 		RazaoSocial:       e.RazaoSocial,
 		Role:              e.Role,
@@ -46,34 +50,19 @@ func newSavedEmpresa(e Empresa) savedEmpresa {
 	}
 }
 
+func newSavedEmpresa(e Empresa) savedEmpresa {
+	return savedEmpresa{empresaFields: newEmpresaFields(e), Password: e.PasswordHash}
+}
+
 // meView is what GET /empresas/me shows the company: savedEmpresa
 // without the password hash (it never leaves the service again), plus
 // nome.
 type meView struct {
-	AssinaturaStatus  *string `json:"assinaturaStatus"`
-	CNPJ              string  `json:"cnpj"`
-	DataAbertura      string  `json:"dataAbertura"`
-	Email             string  `json:"email"`
-	Endereco          *string `json:"endereco"`
-	FluxoCaixa        *string `json:"fluxoCaixa"`
-	ID                int64   `json:"id"`
-	InvoiceID         string  `json:"invoiceId"`
-	Nome              string  `json:"nome"`
-	NomeDoPlano       string  `json:"nomeDoPlano"`
-	PrecoID           string  `json:"precoId"`
-	RazaoSocial       string  `json:"razaoSocial"`
-	Role              string  `json:"role"`
-	BillingCustomerID string  `json:"billingCustomerId"`
+	empresaFields
+	Nome string `json:"nome"`
 }
 
-func newMeView(e Empresa) meView {
-	s := newSavedEmpresa(e)
-	return meView{
-		AssinaturaStatus: s.AssinaturaStatus, CNPJ: s.CNPJ, DataAbertura: s.DataAbertura,
-		Email: s.Email, ID: s.ID, InvoiceID: s.InvoiceID, Nome: e.Nome, NomeDoPlano: s.NomeDoPlano,
-		PrecoID: s.PrecoID, RazaoSocial: s.RazaoSocial, Role: s.Role, BillingCustomerID: s.BillingCustomerID,
-	}
-}
+func newMeView(e Empresa) meView { return meView{empresaFields: newEmpresaFields(e), Nome: e.Nome} }
 
 // companyView is the internal API's company view (docs/internal-api.md).
 type companyView struct {
