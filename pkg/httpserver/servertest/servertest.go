@@ -4,14 +4,17 @@
 package servertest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ponto/ponto/pkg/httpserver"
 )
@@ -136,4 +139,41 @@ func Do(t testing.TB, req *http.Request) Answer {
 		t.Fatal(err)
 	}
 	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// PostOversized posts body to url on a connection of its own and returns
+// the answer's status. A server refusing a body over its limit answers
+// and closes the connection without reading the rest, so an http.Client
+// still writing the body may get "connection reset" instead of the
+// answer; here the body is written beside the read, and failing to write
+// all of it is expected.
+func PostOversized(t testing.TB, url, contentType string, body []byte) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", req.URL.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	head := "POST " + req.URL.RequestURI() + " HTTP/1.1\r\nHost: " + req.URL.Host + "\r\nContent-Type: " + contentType +
+		"\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\nConnection: close\r\n\r\n"
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		if _, err := io.WriteString(conn, head); err == nil {
+			_, _ = conn.Write(body)
+		}
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	resp.Body.Close()
+	conn.Close() // ends a write the server stopped reading
+	<-written
+	return resp.StatusCode
 }
