@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # Every module of the workspace (go.work).
-MODULES := pkg services/auth services/company-billing services/employee services/media services/timekeeping tools
+MODULES := pkg services/auth services/company-billing services/employee services/media services/timekeeping services/web tools
 PACKAGES := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 
 # Development servers, built from source with `go install` at pinned
@@ -25,7 +25,7 @@ run: services dev-tools ## Start the whole stack on 127.0.0.1 (gateway :8080); C
 	$(STACK)
 
 .PHONY: test
-test: services dev-tools fmt-check vet k8s-check bench-short ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock.
+test: services dev-tools web-test-deps fmt-check vet openapi-lint k8s-check bench-short ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock, and the web client in Chromium.
 	$(STACK) deps -- go test -race -count=1 $(PACKAGES)
 
 .PHONY: bench
@@ -53,6 +53,30 @@ vet: ## go vet every module.
 services: ## Start PostgreSQL and Redis if they are down (installing them with apt if missing).
 	@bash deploy/local/ensure-services.sh
 
+# OpenAPI lint: Redocly CLI at the version tools/openapilint/package-lock.json
+# pins, installed there by npm ci (git-ignored node_modules); its rules and
+# the few documented exceptions are beside it.
+OPENAPILINT := tools/openapilint
+
+.PHONY: openapi-lint
+openapi-lint: ## Lint api/openapi.yaml with the pinned Redocly CLI: no error, no warning (tools/openapilint).
+	@bash deploy/local/ensure-npm-packages.sh $(OPENAPILINT)
+	$(OPENAPILINT)/node_modules/.bin/redocly lint api/openapi.yaml --config $(OPENAPILINT)/redocly.yaml
+
+.PHONY: deps-check
+deps-check: ## List the workspace's direct dependencies that have a newer version (go list -m -u); changes nothing.
+	@GOPROXY=https://proxy.golang.org go list -m -u -e \
+		-f '{{if and .Update (not .Indirect)}}{{.Path}} {{.Version}} -> {{.Update.Version}}{{end}}{{with .Error}}{{.Path}}: {{.Err}}{{end}}' all \
+		| sed '/^$$/d'
+
+.PHONY: openapi-docs
+openapi-docs: ## Copy api/openapi.yaml into auth, which serves it (/openapi.yaml) and its reference page (/openapi.html).
+	cp api/openapi.yaml services/auth/internal/apidoc/openapi.yaml
+
+.PHONY: web-test-deps
+web-test-deps: ## Install chromium, Node.js and tools/webtest's pinned npm packages for the browser test (apt-get, npm ci).
+	@bash deploy/local/ensure-webtest.sh
+
 .PHONY: dev-tools
 dev-tools: $(BIN)/minio $(BIN)/stripe-mock ## Build MinIO and stripe-mock into bin/ (once).
 
@@ -61,6 +85,9 @@ k8s-tools: $(BIN)/helm $(BIN)/kubeconform ## Build helm and kubeconform into bin
 
 # Kubernetes delivery checks. Schemas: the shared copy beside the repository
 # (../shared/schemas) when present, else kubeconform's default location.
+# The custom resources (HTTPRoute, ServiceMonitor, PrometheusRule) are
+# skipped by kubeconform and validated by tools/k8scheck against their CRDs.
+K8S_CUSTOM_KINDS := HTTPRoute,ServiceMonitor,PrometheusRule
 K8S_VERSION := 1.33.6
 CHART := charts/ponto
 K8S_SCHEMA_DIR := ../shared/schemas/kubernetes
@@ -74,7 +101,7 @@ k8s-check: k8s-tools ## helm lint --strict, helm template | kubeconform -strict 
 		echo "== $(CHART) with $${values:-default values}"; \
 		$(BIN)/helm lint --strict --kube-version $(K8S_VERSION) $(CHART) $$flags; \
 		$(BIN)/helm template ponto $(CHART) --namespace ponto --kube-version $(K8S_VERSION) $$flags \
-			| $(BIN)/kubeconform -strict -summary -kubernetes-version $(K8S_VERSION) \
+			| $(BIN)/kubeconform -strict -summary -kubernetes-version $(K8S_VERSION) -skip $(K8S_CUSTOM_KINDS) \
 				-schema-location '$(K8S_SCHEMA_LOCATION)'; \
 	done
 	go test -count=1 ./tools/k8scheck/...

@@ -2,7 +2,9 @@
 # Makes sure the machine's PostgreSQL and Redis answer on 127.0.0.1, the way
 # `make run` and `make test` expect them: installs them with apt-get when
 # they are missing (saying so), starts them when they are down, and waits
-# until they accept connections. Safe to run again and again.
+# until they accept connections. It also installs the verifiers the tests
+# run on signed outputs (pdfsig from poppler-utils; openssl). Safe to run
+# again and again.
 set -euo pipefail
 
 PG_PORT=${PG_PORT:-5432}
@@ -46,11 +48,21 @@ ensure_postgres() {
 		as_root pg_ctlcluster --skip-systemctl-redirect "$(pg_cluster_version)" main start
 	fi
 	wait_for PostgreSQL "$PG_PORT"
+	local out=""
 	for _ in $(seq 1 60); do
-		psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -Atqc 'select 1' >/dev/null 2>&1 && return 0
+		out=$(psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -w -Atqc 'select 1' 2>&1) && return 0
+		# A server that answers but refuses the login will not change its
+		# mind: say how to fix it at once.
+		case "$out" in *password*|*pg_hba.conf*|*authentication*) break ;; esac
 		sleep 0.5
 	done
-	say "PostgreSQL on 127.0.0.1:$PG_PORT does not accept user postgres without a password"
+	local hba="/etc/postgresql/$(pg_cluster_version)/main/pg_hba.conf"
+	say "PostgreSQL on 127.0.0.1:$PG_PORT refuses user postgres without a password: $out"
+	say "fix: put these two lines at the top of $hba, then reload PostgreSQL:"
+	say "  host all all 127.0.0.1/32 trust"
+	say "  host all all ::1/128 trust"
+	say "  sudo pg_ctlcluster $(pg_cluster_version) main reload"
+	say "(a local development server only: trust lets any local user in as any role)"
 	return 1
 }
 
@@ -63,5 +75,15 @@ ensure_redis() {
 	wait_for Redis "$REDIS_PORT"
 }
 
+# The signature tests check ponto's PDFs and .p7s files with verifiers
+# nobody here wrote: poppler's pdfsig and OpenSSL's cms.
+ensure_verifiers() {
+	local missing=()
+	command -v pdfsig >/dev/null || missing+=(poppler-utils)
+	command -v openssl >/dev/null || missing+=(openssl)
+	if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
 ensure_postgres
 ensure_redis
+ensure_verifiers

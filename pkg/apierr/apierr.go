@@ -16,10 +16,19 @@ type Error struct {
 	Code    string            `json:"code"`
 	Message string            `json:"message"`
 	Fields  map[string]string `json:"fields,omitempty"`
+	// Empresas are the choices of a 409 that asks the client which
+	// employer it means (an e-mail shared by several employments).
+	Empresas []Choice `json:"empresas,omitempty"`
 	// Err is the cause, kept for logs; it never reaches the client.
 	Err error `json:"-"`
 	// RetryAfter, in seconds, is sent as the Retry-After header when set.
 	RetryAfter int `json:"-"`
+}
+
+// Choice is one option the client may pick: an id and its name only.
+type Choice struct {
+	ID   int64  `json:"id"`
+	Nome string `json:"nome"`
 }
 
 func (e *Error) Error() string {

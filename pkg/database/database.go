@@ -6,20 +6,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
+	"strings"
 	"time"
 
+	"github.com/IBM/pgxpoolprometheus"
 	"github.com/exaring/otelpgx"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config is the connection configuration. Services embed it in their own
 // config struct as a field named DB, so ardanlabs/conf reads it from
-// DB_URL, DB_MAX_CONNS, DB_MIN_CONNS and DB_CONNECT_TIMEOUT.
+// DB_URL, DB_MIGRATE_URL, DB_MAX_CONNS, DB_MIN_CONNS and
+// DB_CONNECT_TIMEOUT.
 type Config struct {
-	// URL is a postgres:// URL; mask hides its user:password when the
-	// config is printed at startup.
+	// URL is a postgres:// URL as the service's own role, which must not
+	// own the tables; mask hides its user:password when the config is
+	// printed at startup.
 	URL string `conf:"default:postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable,mask"`
+	// MigrateURL is the same database as the role that owns the tables,
+	// used only by the migrate subcommand (see Config.Migrate). Empty
+	// migrates as URL's role, which then owns the tables: development
+	// only, since the record tables are then guarded by their triggers
+	// alone.
+	MigrateURL string `conf:"mask"`
 	// MaxConns caps the pool; zero keeps pgx's default (max(4, NumCPU)).
 	MaxConns int32 `conf:"default:10"`
 	// MinConns is kept at zero by default so a service whose database is
@@ -28,6 +41,30 @@ type Config struct {
 	// ConnectTimeout bounds each dial, and thus how long a readiness
 	// probe can hang while the database is unreachable.
 	ConnectTimeout time.Duration `conf:"default:5s"`
+}
+
+// Migrate applies migrations as MigrateURL's role and then grants URL's
+// role the rights table_access gives it (see Grant). Without a MigrateURL
+// it migrates as URL's role and says, in the log, that nothing restrains
+// that role.
+func (c Config) Migrate(ctx context.Context, migrations fs.FS, log *slog.Logger) error {
+	if c.MigrateURL == "" {
+		log.Warn("DB_MIGRATE_URL unset: migrating as the service's own role, which then owns the tables " +
+			"(the record tables are guarded by their triggers alone)")
+		return Migrate(ctx, c.URL, migrations)
+	}
+	pc, err := pgx.ParseConfig(c.URL)
+	if err != nil {
+		return fmt.Errorf("database: parse url: %w", err)
+	}
+	if err := Migrate(ctx, c.MigrateURL, migrations); err != nil {
+		return err
+	}
+	if err := Grant(ctx, c.MigrateURL, pc.User); err != nil {
+		return err
+	}
+	log.Info("service role granted its rights", "role", pc.User)
+	return nil
 }
 
 // Open builds a traced connection pool. It does not dial: pgxpool connects
@@ -99,6 +136,38 @@ func EnsureDatabase(ctx context.Context, adminURL, name string) error {
 	return fmt.Errorf("database: ensure %q: create: %w", name, createErr)
 }
 
+// EnsureRole creates role, able to log in with password, on the server
+// reached through adminURL unless it exists (its password is then left
+// as it is). Roles are cluster-wide: callers racing to create the same
+// one all succeed.
+func EnsureRole(ctx context.Context, adminURL, role, password string) error {
+	if role == "" {
+		return errors.New("database: ensure role: empty name")
+	}
+	conn, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		return fmt.Errorf("database: ensure role %q: connect: %w", role, err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	// CREATE ROLE takes no bind parameters: quoted identifier and literal.
+	// A concurrent creator shows up as duplicate_object or, when the
+	// catalogs collide, unique_violation.
+	_, err = conn.Exec(ctx, `DO $$ BEGIN
+		CREATE ROLE `+pgx.Identifier{role}.Sanitize()+` LOGIN PASSWORD `+quoteLiteral(password)+`;
+	EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+	END $$`)
+	if err != nil {
+		return fmt.Errorf("database: ensure role %q: %w", role, err)
+	}
+	return nil
+}
+
+// quoteLiteral quotes s as an SQL string literal (standard_conforming_strings
+// is on in every supported PostgreSQL).
+func quoteLiteral(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
 func databaseExists(ctx context.Context, conn *pgx.Conn, name string) (bool, error) {
 	var exists bool
 	err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists)
@@ -106,4 +175,11 @@ func databaseExists(ctx context.Context, conn *pgx.Conn, name string) (bool, err
 		return false, fmt.Errorf("database: ensure %q: lookup: %w", name, err)
 	}
 	return exists, nil
+}
+
+// Collector exports the pool's statistics (connections acquired, idle,
+// total and maximum, acquire counts and waits) as pgxpool_* series, for
+// the service's metrics registry.
+func Collector(pool *pgxpool.Pool) prometheus.Collector {
+	return pgxpoolprometheus.NewCollector(pool, nil)
 }

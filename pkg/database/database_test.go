@@ -14,6 +14,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/database/dbtest"
+	"github.com/ponto/ponto/pkg/metrics"
 )
 
 func TestOpenAndPing(t *testing.T) {
@@ -127,12 +128,14 @@ func TestDBTestDropsItsDatabase(t *testing.T) {
 func TestConfigFromEnv(t *testing.T) {
 	var cfg struct{ DB database.Config }
 	t.Setenv("PONTOTEST_DB_URL", "postgres://app:s3cret@db:5432/ponto")
+	t.Setenv("PONTOTEST_DB_MIGRATE_URL", "postgres://owner:0wn3r@db:5432/ponto")
 	t.Setenv("PONTOTEST_DB_MAX_CONNS", "7")
 
 	if _, err := conf.Parse("PONTOTEST", &cfg); err != nil {
 		t.Fatalf("conf.Parse: %v", err)
 	}
-	if cfg.DB.URL != "postgres://app:s3cret@db:5432/ponto" || cfg.DB.MaxConns != 7 {
+	if cfg.DB.URL != "postgres://app:s3cret@db:5432/ponto" || cfg.DB.MaxConns != 7 ||
+		cfg.DB.MigrateURL != "postgres://owner:0wn3r@db:5432/ponto" {
 		t.Errorf("parsed %+v", cfg.DB)
 	}
 	if cfg.DB.ConnectTimeout != 5*time.Second || cfg.DB.MinConns != 0 {
@@ -142,7 +145,7 @@ func TestConfigFromEnv(t *testing.T) {
 	if err != nil {
 		t.Fatalf("conf.String: %v", err)
 	}
-	if strings.Contains(out, "s3cret") {
+	if strings.Contains(out, "s3cret") || strings.Contains(out, "0wn3r") {
 		t.Errorf("password printed:\n%s", out)
 	}
 }
@@ -182,4 +185,76 @@ func randomHex() string {
 	b := make([]byte, 6)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+func TestCollectorExportsPoolStats(t *testing.T) {
+	t.Parallel()
+	_, url := dbtest.NewWithURL(t, nil)
+	ctx := context.Background()
+	pool, err := database.Open(ctx, database.Config{URL: url, MaxConns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	m := metrics.New("employee")
+	m.MustRegister(database.Collector(pool))
+	for range 2 {
+		if err := database.Ping(pool)(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := gauges(t, m)
+	if got["pgxpool_max_conns"] != 3 || got["pgxpool_acquire_count"] < 2 || got["pgxpool_total_conns"] < 1 {
+		t.Errorf("pool series = %v, want max 3, at least 2 acquires and 1 connection", got)
+	}
+}
+
+// gauges gathers m's registry: each family's first value, by name, for
+// the families labelled service="employee".
+func gauges(t *testing.T, m *metrics.Metrics) map[string]float64 {
+	t.Helper()
+	families, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, f := range families {
+		mt := f.GetMetric()[0]
+		for _, l := range mt.GetLabel() {
+			if l.GetName() == "service" && l.GetValue() == "employee" {
+				out[f.GetName()] = mt.GetGauge().GetValue() + mt.GetCounter().GetValue()
+			}
+		}
+	}
+	return out
+}
+
+func TestEnsureRoleIsIdempotentUnderRaces(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	role := `ponto-test-Role-` + randomHex() + `"q"`
+	t.Cleanup(func() {
+		conn := adminConn(t)
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+pgx.Identifier{role}.Sanitize()); err != nil {
+			t.Errorf("drop role: %v", err)
+		}
+	})
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() { errs[i] = database.EnsureRole(ctx, dbtest.AdminURL(), role, "it's secret") })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("EnsureRole #%d: %v", i, err)
+		}
+	}
+	conn := adminConn(t)
+	defer conn.Close(context.Background())
+	var login bool
+	if err := conn.QueryRow(ctx, "SELECT rolcanlogin FROM pg_roles WHERE rolname = $1", role).Scan(&login); err != nil || !login {
+		t.Fatalf("role %q: login %v, %v", role, login, err)
+	}
 }

@@ -32,11 +32,41 @@ const (
 // lock is scoped to the target database. Only SQL files are read (Go
 // migrations registered globally with goose are ignored), and an FS with
 // no migration files (or a nil FS) is a no-op. Migrate logs nothing.
+//
+// Every table must be classified in table_access (see accessTableDDL):
+// Migrate creates that table first and fails, after migrating, naming the
+// tables missing from it.
 func Migrate(ctx context.Context, url string, migrations fs.FS) error {
 	cc, err := pgx.ParseConfig(url)
 	if err != nil {
 		return fmt.Errorf("database: migrate: parse url: %w", err)
 	}
+	if migrations == nil {
+		return nil
+	}
+	conn, err := pgx.ConnectConfig(ctx, cc)
+	if err != nil {
+		return fmt.Errorf("database: migrate: connect: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if err := ensureAccessTable(ctx, conn); err != nil {
+		return fmt.Errorf("database: migrate: table_access: %w", err)
+	}
+	if err := up(ctx, cc, migrations); err != nil {
+		return err
+	}
+	access, err := tableAccess(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("database: migrate: %w", err)
+	}
+	if err := checkClassified(access); err != nil {
+		return fmt.Errorf("database: migrate: %w", err)
+	}
+	return nil
+}
+
+// up applies the pending goose migrations.
+func up(ctx context.Context, cc *pgx.ConnConfig, migrations fs.FS) error {
 	db := stdlib.OpenDB(*cc)
 	defer db.Close()
 

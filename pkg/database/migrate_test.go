@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/database/dbtest"
@@ -17,10 +18,10 @@ var testMigrations = os.DirFS("testdata/migrations")
 
 func TestMigrateApplies(t *testing.T) {
 	t.Parallel()
-	pool, _ := dbtest.NewWithURL(t, testMigrations)
+	pool, url := dbtest.NewWithURL(t, testMigrations)
 	ctx := context.Background()
 
-	if got := gooseVersions(t, pool); got != 2 {
+	if got := gooseVersions(t, dbtest.AsOwner(t, url)); got != 2 {
 		t.Fatalf("applied migrations = %d, want 2", got)
 	}
 	// The trigger from 00002 exists, which also proves StatementBegin/End
@@ -36,7 +37,7 @@ func TestMigrateApplies(t *testing.T) {
 
 func TestMigrateIsIdempotent(t *testing.T) {
 	t.Parallel()
-	pool, url := dbtest.NewWithURL(t, testMigrations)
+	pool, url := ownerDB(t)
 
 	for range 2 {
 		if err := database.Migrate(context.Background(), url, testMigrations); err != nil {
@@ -50,7 +51,7 @@ func TestMigrateIsIdempotent(t *testing.T) {
 
 func TestMigrateWithoutFilesIsNoop(t *testing.T) {
 	t.Parallel()
-	pool, url := dbtest.NewWithURL(t, nil)
+	pool, url := ownerDB(t)
 	onlyReadme := fstest.MapFS{"README.md": {Data: []byte("migrations go here")}}
 
 	if err := database.Migrate(context.Background(), url, onlyReadme); err != nil {
@@ -63,11 +64,11 @@ func TestMigrateWithoutFilesIsNoop(t *testing.T) {
 
 func TestMigrateBrokenFileLeavesNothingBehind(t *testing.T) {
 	t.Parallel()
-	pool, url := dbtest.NewWithURL(t, nil)
+	pool, url := ownerDB(t)
 	ctx := context.Background()
 	fsys := fstest.MapFS{
-		"00001_ok.sql": {Data: []byte("-- +goose Up\nCREATE TABLE a (id int);\n-- +goose Down\nDROP TABLE a;\n")},
-		"00002_broken.sql": {Data: []byte("-- +goose Up\nCREATE TABLE b (id int);\nSELEC oops;\n" +
+		"00001_ok.sql": {Data: []byte("-- +goose Up\nCREATE TABLE a (id int);\n" + classify("a") + "\n-- +goose Down\nDROP TABLE a;\n")},
+		"00002_broken.sql": {Data: []byte("-- +goose Up\nCREATE TABLE b (id int);\n" + classify("b") + "\nSELEC oops;\n" +
 			"-- +goose Down\nDROP TABLE b;\n")},
 	}
 
@@ -85,7 +86,7 @@ func TestMigrateBrokenFileLeavesNothingBehind(t *testing.T) {
 	}
 
 	// Once fixed, the next deploy picks up where the last one stopped.
-	fsys["00002_broken.sql"].Data = []byte("-- +goose Up\nCREATE TABLE b (id int);\n-- +goose Down\nDROP TABLE b;\n")
+	fsys["00002_broken.sql"].Data = []byte("-- +goose Up\nCREATE TABLE b (id int);\n" + classify("b") + "\n-- +goose Down\nDROP TABLE b;\n")
 	if err := database.Migrate(ctx, url, fsys); err != nil {
 		t.Fatalf("Migrate after fix: %v", err)
 	}
@@ -96,13 +97,13 @@ func TestMigrateBrokenFileLeavesNothingBehind(t *testing.T) {
 
 func TestMigrateConcurrentReplicas(t *testing.T) {
 	t.Parallel()
-	pool, url := dbtest.NewWithURL(t, nil)
+	pool, url := ownerDB(t)
 	// The sleep widens the window in which unserialised runs would collide
 	// on CREATE TABLE or on goose's version table.
 	fsys := fstest.MapFS{
-		"00001_slow.sql": {Data: []byte("-- +goose Up\nSELECT pg_sleep(0.3);\nCREATE TABLE slow (id int);\n" +
+		"00001_slow.sql": {Data: []byte("-- +goose Up\nSELECT pg_sleep(0.3);\nCREATE TABLE slow (id int);\n" + classify("slow") + "\n" +
 			"-- +goose Down\nDROP TABLE slow;\n")},
-		"00002_more.sql": {Data: []byte("-- +goose Up\nCREATE TABLE more (id int);\n-- +goose Down\nDROP TABLE more;\n")},
+		"00002_more.sql": {Data: []byte("-- +goose Up\nCREATE TABLE more (id int);\n" + classify("more") + "\n-- +goose Down\nDROP TABLE more;\n")},
 	}
 
 	const replicas = 4
@@ -155,4 +156,17 @@ func tableExists(t *testing.T, db querier, name string) bool {
 
 type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// ownerDB is an empty test database and a pool on it as the owner, the
+// role migrations run as.
+func ownerDB(t *testing.T) (*pgxpool.Pool, string) {
+	t.Helper()
+	url := dbtest.CreateDatabase(t)
+	return dbtest.AsOwner(t, url), url
+}
+
+// classify is the statement a migration creating table adds.
+func classify(table string) string {
+	return "INSERT INTO table_access (table_name, access) VALUES ('" + table + "', 'read_write');"
 }

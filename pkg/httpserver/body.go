@@ -6,17 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/validate"
 )
 
 // DecodeJSON strictly decodes the request body into dst: the content type
 // must be JSON, unknown fields are refused (a misspelt field is a client
 // bug, not something to ignore silently), and exactly one JSON value is
-// allowed. Errors are 400/415 *apierr.Error values with pt-BR messages.
+// allowed. Every string decoded must be text validate.Text accepts: one
+// line, unless its field is tagged `text:"multiline"`. Errors are 400/415 *apierr.Error values with pt-BR messages.
 func DecodeJSON(c *fiber.Ctx, dst any) error {
 	ct := strings.ToLower(strings.TrimSpace(strings.Split(c.Get(fiber.HeaderContentType), ";")[0]))
 	if ct != fiber.MIMEApplicationJSON {
@@ -30,7 +33,9 @@ func DecodeJSON(c *fiber.Ctx, dst any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return apierr.BadRequest("json_invalido", "o corpo deve conter um único objeto JSON")
 	}
-	return nil
+	errs := validate.Errors{}
+	checkStrings(reflect.ValueOf(dst), "", false, errs)
+	return errs.Err()
 }
 
 func jsonError(err error) *apierr.Error {

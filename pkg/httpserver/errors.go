@@ -31,6 +31,9 @@ func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	if e.RetryAfter > 0 {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
 	}
+	// Errors raised by the server itself (a body too large, a bad
+	// request line) skip the middleware chain: set the headers here too.
+	defer setSecureHeaders(c)
 	return c.Status(e.Status).JSON(e)
 }
 
@@ -55,10 +58,16 @@ func translate(err error) *apierr.Error {
 		if e.Status == http.StatusInternalServerError && dependencyDown(err) {
 			return apierr.Unavailable("dependency", err)
 		}
+		if e.Status == http.StatusInternalServerError && dataError(err) {
+			return errBadData.Wrap(err)
+		}
 		return e
 	}
 	if dependencyDown(err) {
 		return apierr.Unavailable("dependency", err)
+	}
+	if dataError(err) {
+		return errBadData.Wrap(err)
 	}
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
@@ -73,6 +82,18 @@ func translate(err error) *apierr.Error {
 		return apierr.Unavailable("deadline", err)
 	}
 	return apierr.Internal(err)
+}
+
+// errBadData answers a value PostgreSQL refused as data.
+var errBadData = apierr.BadRequest("dado_invalido", "dados inválidos")
+
+// dataError recognises PostgreSQL's data-exception class (22: a NUL byte
+// in text, a value out of range, a bad date...). Input validation should
+// have refused such a value; when one slips through, it is still the
+// client's bad input, a 400, not a server failure.
+func dataError(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && strings.HasPrefix(pe.Code, "22")
 }
 
 // dependencyDown recognises, in an error a handler passed up unclassified,

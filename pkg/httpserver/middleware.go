@@ -30,10 +30,12 @@ var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 // they are neither traced nor logged above debug level.
 var probePaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
-// useCommon installs, outermost first: the trusted proxies for ClientIP,
+// useCommon installs, outermost first: the security headers, the trusted proxies for ClientIP,
 // request id, tracing, the observer (error translation, access log,
-// metrics), the per-request deadline and panic recovery.
+// metrics), the per-request deadline, the text rule of the path, query
+// and body (checkText) and panic recovery.
 func (s *Server) useCommon(app *fiber.App, listener string) {
+	app.Use(secureHeaders)
 	app.Use(s.trustProxies)
 	app.Use(func(c *fiber.Ctx) error {
 		if id := c.Get(fiber.HeaderXRequestID); id != "" && !validRequestID.MatchString(id) {
@@ -49,6 +51,7 @@ func (s *Server) useCommon(app *fiber.App, listener string) {
 	app.Use(tracing())
 	app.Use(s.observe(listener))
 	app.Use(s.deadline)
+	app.Use(checkText)
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,
 		StackTraceHandler: func(c *fiber.Ctx, e any) {

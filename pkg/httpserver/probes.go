@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
@@ -41,15 +42,19 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 	var wg sync.WaitGroup
 	for _, chk := range s.checks {
 		wg.Go(func() {
-			state := "ok"
-			if err := chk.Ping(ctx); err != nil {
-				state = err.Error()
+			state, ready := "ok", true
+			var warning Warning
+			if err := chk.Ping(ctx); errors.As(err, &warning) {
+				state = "aviso: " + warning.Error()
+				s.log.WarnContext(ctx, "readiness check warns", "check", chk.Name, "warning", warning)
+			} else if err != nil {
+				state, ready = err.Error(), false
 				s.log.WarnContext(ctx, "readiness check failed", "check", chk.Name, "err", err)
 			}
 			mu.Lock()
 			defer mu.Unlock()
 			res.Checks[chk.Name] = state
-			if state != "ok" {
+			if !ready {
 				res.Status = "indisponivel"
 			}
 		})

@@ -41,6 +41,10 @@ type Config struct {
 	// nobody: the client is the TCP peer. conf's own list syntax splits on
 	// ";" only, so the string is parsed here, accepting commas too.
 	TrustedProxies string `conf:"help:IPs and CIDRs of the proxies whose X-Forwarded-For is believed (separated by commas or spaces; empty trusts none)"`
+	// CORSOrigins are the browser origins allowed to call the public API
+	// from another site. Empty (the default) allows none: a same-origin
+	// client (the web BFF) needs no CORS at all.
+	CORSOrigins string `conf:"help:origins (https://host[:port]) allowed to call the public API cross-site, separated by commas; empty allows none"`
 }
 
 // Validate rejects settings that would make the server unusable.
@@ -71,6 +75,9 @@ func (c *Config) Validate() error {
 	if _, err := parseTrustedProxies(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := parseOrigins(c.CORSOrigins); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -79,6 +86,14 @@ type Check struct {
 	Name string
 	Ping func(context.Context) error
 }
+
+// Warning is what a Check's Ping returns for a problem that must show
+// (and be logged) without making the service unready, such as a
+// certificate close to its expiry: /readyz lists it as "aviso: ..." and
+// still answers 200.
+type Warning string
+
+func (w Warning) Error() string { return string(w) }
 
 // Server holds the two Fiber apps. Services register their routes on
 // Public and their internal API on Internal before calling Run.
@@ -110,6 +125,19 @@ func New(service string, cfg Config, log *slog.Logger, checks ...Check) *Server 
 	s.Internal = s.newApp(service, "internal")
 	s.routeProbes()
 	return s
+}
+
+// useCORS installs the CORS policy of the configured origins, if any.
+func (s *Server) useCORS(app *fiber.App) {
+	policy, err := corsPolicy(s.cfg.CORSOrigins)
+	if err != nil {
+		// Validate refuses such a configuration at start-up; a caller that
+		// skipped it gets no cross-origin access, which is the safe side.
+		s.log.Error("http: ignoring bad CORS origins", "err", err)
+	}
+	if policy != nil {
+		app.Use(policy)
+	}
 }
 
 // Run listens on the configured addresses and serves until ctx ends.
@@ -166,7 +194,20 @@ func (s *Server) newApp(service, listener string) *fiber.App {
 		IdleTimeout:           s.cfg.IdleTimeout,
 		BodyLimit:             s.cfg.BodyLimit,
 		ErrorHandler:          s.handleError,
+		// Fiber hands out strings and slices that alias the request's
+		// buffers, which it reuses for the next request once the handler
+		// returns. Anything kept longer (a metric label, a cache key, an
+		// Idempotency-Key given to the clock-in's batch, a log record
+		// collected by a test) then changes under its holder: /metrics
+		// answered 500 with labels such as "GETT". Immutable makes every
+		// value a copy, at the cost of a few small allocations per request
+		// (and a copy of the body, bounded by BodyLimit).
+		Immutable: true,
 	})
+	s.rejectUnknownMethods(app)
 	s.useCommon(app, listener)
+	if listener == "public" {
+		s.useCORS(app)
+	}
 	return app
 }

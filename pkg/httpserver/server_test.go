@@ -178,6 +178,14 @@ func TestProbesAndMetrics(t *testing.T) {
 	if a.status != 503 || !strings.Contains(a.raw, "connection refused") {
 		t.Fatalf("readyz with a failing dependency: %d %s", a.status, a.raw)
 	}
+	// A warning shows but keeps the service ready.
+	mu.Lock()
+	failing = fmt.Errorf("wrapped: %w", httpserver.Warning("certificado expira em 3 dias"))
+	mu.Unlock()
+	a = call(t, "GET", r.internal+"/readyz", nil, nil)
+	if a.status != 200 || a.body["status"] != "ok" || !strings.Contains(a.raw, "aviso: certificado expira em 3 dias") {
+		t.Fatalf("readyz with a warning: %d %s", a.status, a.raw)
+	}
 	// Liveness ignores dependencies.
 	if a := call(t, "GET", r.internal+"/healthz", nil, nil); a.status != 200 {
 		t.Fatalf("healthz followed a dependency: %d", a.status)

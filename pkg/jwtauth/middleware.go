@@ -21,8 +21,9 @@ const (
 	msgForbidden    = "acesso não permitido para este perfil"
 )
 
-// Middleware authenticates the request from "Authorization: Bearer <token>"
-// and stores the claims for FromContext. Failures are 401 *apierr.Error.
+// Middleware authenticates the request from "Authorization: Bearer <token>",
+// runs the guards (AddGuards) and stores the claims for FromContext.
+// Failures are 401 *apierr.Error; a guard answers its own.
 func (v *Verifier) Middleware() fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		header := c.Get(fiber.HeaderAuthorization)
@@ -37,10 +38,23 @@ func (v *Verifier) Middleware() fiber.Handler {
 		if err != nil {
 			return unauthorized(c, apierr.Unauthorized(msgInvalidToken).Wrap(err))
 		}
+		for _, guard := range v.guards {
+			if err := guard(c, claims); err != nil {
+				return err
+			}
+		}
 		c.Locals(claimsKey{}, claims)
 		return c.Next()
 	}
 }
+
+// Guard is a check every verified request passes after its signature and
+// claims: a rate limit, a revocation. Its error is the answer.
+type Guard func(c *fiber.Ctx, claims *Claims) error
+
+// AddGuards makes Middleware run guards, in order, on every verified
+// request. Call it while wiring, before serving.
+func (v *Verifier) AddGuards(guards ...Guard) { v.guards = append(v.guards, guards...) }
 
 // unauthorized sets the RFC 6750 challenge header; the shared error handler
 // writes the body and keeps headers already set.

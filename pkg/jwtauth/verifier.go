@@ -63,6 +63,8 @@ type Verifier struct {
 	// cache.go); now is its clock.
 	verified *verifiedCache
 	now      func() time.Time
+	// guards run on every verified request (AddGuards).
+	guards []Guard
 }
 
 // NewVerifier builds a Verifier backed by auth's JWKS. It fetches the keys
@@ -195,6 +197,9 @@ func newVerifier(keyfunc func(context.Context) jwt.Keyfunc, issuer, audience str
 			jwt.WithExpirationRequired(),
 			jwt.WithIssuedAt(),
 			jwt.WithLeeway(Leeway),
+			// One encoding per token: base64url with non-zero padding bits is
+			// another spelling of the same signature, and refused.
+			jwt.WithStrictDecoding(),
 		),
 		verified: newVerifiedCache(),
 		now:      time.Now,

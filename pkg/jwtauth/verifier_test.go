@@ -1,6 +1,7 @@
 package jwtauth_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -515,5 +516,35 @@ func TestNewVerifierFromKeyfunc(t *testing.T) {
 	bad.Issuer = "other"
 	if _, err := v.Verify(t.Context(), sign(t, jwt.SigningMethodEdDSA, priv, "static", bad)); !errors.Is(err, jwt.ErrTokenInvalidIssuer) {
 		t.Errorf("wrong iss: err = %v", err)
+	}
+}
+
+// An Ed25519 signature is 64 bytes: 86 base64url characters whose last
+// one carries 2 bits of the signature and 4 padding bits that must be 0.
+// Setting those bits spells the same signature differently; a strict
+// parser refuses it, and so does Verify, even after the canonical token
+// was verified (and cached).
+func TestVerifyRejectsNonCanonicalBase64(t *testing.T) {
+	iss := jwttest.NewIssuer(t)
+	v := iss.NewVerifier(t)
+	tok := iss.Funcionario(t, 7, 9)
+	if _, err := v.Verify(t.Context(), tok); err != nil {
+		t.Fatalf("canonical token refused: %v", err)
+	}
+	dot := strings.LastIndexByte(tok, '.')
+	sig := tok[dot+1:]
+	canonical, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil || len(sig) != 86 {
+		t.Fatalf("signature %q: %v", sig, err)
+	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, sig[85])
+	alt := sig[:85] + string(alphabet[last|0x1])
+	loose, err := base64.RawURLEncoding.DecodeString(alt)
+	if err != nil || !bytes.Equal(loose, canonical) {
+		t.Fatalf("the altered signature should decode leniently to the same bytes: %v", err)
+	}
+	if _, err := v.Verify(t.Context(), tok[:dot+1]+alt); err == nil {
+		t.Fatal("a non-canonical signature was accepted")
 	}
 }

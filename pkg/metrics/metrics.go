@@ -15,6 +15,7 @@ import (
 // Metrics is one service's registry and its HTTP instruments.
 type Metrics struct {
 	Registry *prometheus.Registry
+	service  string
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 }
@@ -30,6 +31,7 @@ func New(service string) *Metrics {
 	labels := prometheus.Labels{"service": service}
 	m := &Metrics{
 		Registry: reg,
+		service:  service,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name:        "http_requests_total",
 			Help:        "HTTP requests served, by listener, route template, method and status code.",
@@ -52,6 +54,14 @@ func New(service string) *Metrics {
 func (m *Metrics) ObserveRequest(listener, route, method string, status int, elapsed time.Duration) {
 	m.requests.WithLabelValues(listener, route, method, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(listener, route, method).Observe(elapsed.Seconds())
+}
+
+// MustRegister adds collectors (a pool's stats, a service's own
+// instruments) to the registry, their series labelled with the service
+// like the HTTP ones. Like prometheus.MustRegister it panics when a series
+// would be registered twice: a wiring mistake, found by the first test.
+func (m *Metrics) MustRegister(cs ...prometheus.Collector) {
+	prometheus.WrapRegistererWith(prometheus.Labels{"service": m.service}, m.Registry).MustRegister(cs...)
 }
 
 // Handler serves the registry in the Prometheus text format.

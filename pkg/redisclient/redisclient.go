@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/extra/redisotel/v9"
+	"github.com/redis/go-redis/extra/redisprometheus/v9"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -68,6 +70,13 @@ func Ping(c *redis.Client) func(ctx context.Context) error {
 		}
 		return nil
 	}
+}
+
+// Collector exports the client's connection pool statistics (hits,
+// misses, timeouts, total, idle and stale connections) as
+// redis_pool_* series, for the service's metrics registry.
+func Collector(c *redis.Client) prometheus.Collector {
+	return redisprometheus.NewCollector("redis", "", c)
 }
 
 func orDefault(d, def time.Duration) time.Duration {

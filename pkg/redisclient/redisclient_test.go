@@ -11,6 +11,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/ponto/ponto/pkg/metrics"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
 )
@@ -128,5 +129,30 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	if strings.Contains(out, "s3cret") {
 		t.Errorf("password printed:\n%s", out)
+	}
+}
+
+func TestCollectorExportsPoolStats(t *testing.T) {
+	c := redistest.New(t)
+	m := metrics.New("auth")
+	m.MustRegister(redisclient.Collector(c))
+	for range 3 {
+		if err := redisclient.Ping(c)(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	families, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		if mt := f.GetMetric()[0]; strings.HasPrefix(f.GetName(), "redis_pool_") && mt.GetLabel()[0].GetValue() == "auth" {
+			got[f.GetName()] = mt.GetGauge().GetValue() + mt.GetCounter().GetValue()
+		}
+	}
+	// The first ping dials (a miss), the next ones reuse it (hits).
+	if got["redis_pool_hit_total"] < 2 || got["redis_pool_miss_total"] < 1 || got["redis_pool_conn_total_current"] < 1 {
+		t.Errorf("pool series = %v", got)
 	}
 }

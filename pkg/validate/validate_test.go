@@ -77,3 +77,32 @@ func TestDigits(t *testing.T) {
 		t.Fatal("Digits misjudged")
 	}
 }
+
+func TestTimeZone(t *testing.T) {
+	for s, want := range map[string]bool{
+		"America/Sao_Paulo":              true,
+		"America/Manaus":                 true,
+		"America/Rio_Branco":             true,
+		"America/Noronha":                true,
+		"America/Argentina/Buenos_Aires": true,
+		"Etc/GMT+3":                      true,
+		"UTC":                            true,
+		"":                               false,
+		"Local":                          false,
+		"EST":                            false,
+		"utc":                            false,
+		"America/Atlantida":              false,
+		"America/sao_paulo":              false,
+		"America/../etc/passwd":          false,
+		"/etc/localtime":                 false,
+		"America/":                       false,
+		"America//Manaus":                false,
+		" America/Manaus":                false,
+		"America/Manaus\n":               false,
+		"-03:00":                         false,
+	} {
+		if got := validate.TimeZone(s); got != want {
+			t.Errorf("TimeZone(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

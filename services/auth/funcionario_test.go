@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -229,7 +230,7 @@ func TestEmployeeCodeNoEnumeration(t *testing.T) {
 	h.deps.login.Drain(5 * time.Second)
 	h.smtp.None(t)
 	for _, email := range []string{"ninguem@padaria.com.br", func2, outraFunc} {
-		if len(h.employees.callsTo("GET /internal/funcionarios/por-email?email="+strings.ReplaceAll(email, "@", "%40"))) != 1 {
+		if len(h.employees.callsTo("GET /internal/funcionarios/vinculos?email="+strings.ReplaceAll(email, "@", "%40"))) != 1 {
 			t.Errorf("%s was not looked up: %+v", email, h.employees.Calls())
 		}
 		if h.rdb.Exists(context.Background(), h.codeKey(email)).Val() != 0 {
@@ -308,4 +309,43 @@ func TestEmployeeLoginValidation(t *testing.T) {
 	if n := len(h.employees.Calls()); n != 0 {
 		t.Errorf("invalid input reached the employee service %d times", n)
 	}
+}
+
+// One person employed by two companies under one e-mail: one code, and a
+// login that asks which employer (by name) once the code is proven; with
+// empresaId it logs into that one. A wrong code learns nothing.
+func TestEmployeeWithTwoEmployers(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	const otherJob = 990
+	h.employees.add(otherJob, outraEmpresaID, strings.ToUpper(funcEmail), "Ana Souza")
+
+	code, _ := h.codeByMail(funcEmail)
+	wrong := "000000"
+	if wrong == code {
+		wrong = "111111"
+	}
+	if a := h.loginCode(funcEmail, wrong); a.status != http.StatusUnauthorized || strings.Contains(string(a.raw), "Padaria") {
+		t.Fatalf("a wrong code: %d %s", a.status, a.raw)
+	}
+	a := h.loginCode(funcEmail, code).expectError(t, http.StatusConflict, "empresa_ambigua")
+	empresas, _ := a.body["empresas"].([]any)
+	if len(empresas) != 2 {
+		t.Fatalf("employers: %s", a.raw)
+	}
+	for i, id := range []int64{empresaID, outraEmpresaID} {
+		e := empresas[i].(map[string]any)
+		if e["id"] != float64(id) || e["nome"] != "Padaria "+strconv.FormatInt(id, 10) || len(e) != 2 {
+			t.Errorf("employer %d: %v (want id and name only)", i, e)
+		}
+	}
+	// The 409 did not use the code up.
+	b := h.post("/auth/login/funcionario", map[string]any{"email": funcEmail, "codeVerify": code, "empresaId": outraEmpresaID}).
+		expect(t, http.StatusOK)
+	if u, _ := b.body["user"].(map[string]any); u["id"] != float64(otherJob) || u["empresaId"] != float64(outraEmpresaID) {
+		t.Errorf("logged in as %v", b.body["user"])
+	}
+	// Used up now.
+	h.post("/auth/login/funcionario", map[string]any{"email": funcEmail, "codeVerify": code, "empresaId": empresaID}).
+		expect(t, http.StatusUnauthorized)
 }

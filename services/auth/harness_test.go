@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,6 +76,7 @@ type harness struct {
 	employees *employeeStub
 	smtp      *mailtest.Inbox
 	logs      *logtest.Buffer
+	running   *servertest.Running
 }
 
 // start runs the service; mutate adjusts the test configuration first.
@@ -98,12 +100,15 @@ func start(t *testing.T, mutate ...func(*Config)) *harness {
 	}
 
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	deps, err := newDependencies(h.cfg, log, h.rdb)
+	deps, err := newDependencies(t.Context(), h.cfg, log, h.rdb)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.deps = deps
-	srv := newServer(h.cfg, log, h.rdb, deps)
+	srv, err := newServer(h.cfg, log, h.rdb, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go deps.keyring.Watch(ctx, h.cfg.Auth.KeysReloadInterval, log)
 	// Registered before the server's own cleanup, so it runs once the
@@ -113,7 +118,7 @@ func start(t *testing.T, mutate ...func(*Config)) *harness {
 		deps.login.Drain(5 * time.Second)
 	})
 	r := servertest.Start(t, srv)
-	h.public, h.internal = r.Public, r.Internal
+	h.public, h.internal, h.running = r.Public, r.Internal, r
 	return h
 }
 
@@ -126,6 +131,7 @@ func testConfig(t *testing.T, keysDir, billingURL, employeeURL, smtpAddr string)
 		BodyLimit: 1 << 20,
 	}
 	cfg.Log.Level = "debug"
+	cfg.Rate.PerIP, cfg.Rate.PerToken = "100000/min", "100000/min"
 	cfg.JWT.Issuer, cfg.JWT.Audience = "ponto-auth", "ponto-api"
 	cfg.Peers.CompanyBillingURL, cfg.Peers.EmployeeURL = svcclient.URL(billingURL), svcclient.URL(employeeURL)
 	cfg.Auth = AuthConfig{
@@ -488,7 +494,7 @@ func newEmployeeStub(t *testing.T) *employeeStub {
 	s.add(func2ID, empresaID, func2, "Bruno Lima")
 	s.add(outraFID, outraEmpresaID, outraFunc, "Carla Dias")
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /internal/funcionarios/por-email", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /internal/funcionarios/vinculos", func(w http.ResponseWriter, r *http.Request) {
 		s.record(r)
 		if s.isDown() {
 			writeErr(w, 503, "indisponivel", "fora do ar")
@@ -497,13 +503,14 @@ func newEmployeeStub(t *testing.T) *employeeStub {
 		email := r.URL.Query().Get("email")
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		found := []map[string]any{}
 		for _, v := range s.views {
 			if strings.EqualFold(v["email"].(string), email) {
-				writeJSON(w, 200, v)
-				return
+				found = append(found, v)
 			}
 		}
-		writeErr(w, 404, "nao_encontrado", "funcionário não encontrado")
+		sort.Slice(found, func(i, j int) bool { return found[i]["empresaId"].(int64) < found[j]["empresaId"].(int64) })
+		writeJSON(w, 200, map[string]any{"funcionarios": found})
 	})
 	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
 		s.record(r)

@@ -2,8 +2,10 @@
 // login, employee one-time codes, refresh tokens (Redis) and the JWKS that
 // every other service verifies access tokens with.
 //
-// Subcommand: `auth keygen` writes a new Ed25519 signing key into
-// AUTH_KEYS_DIR and exits (see internal/keys for rotation).
+// Subcommands: `auth keygen` writes a new Ed25519 signing key into
+// AUTH_KEYS_DIR and exits (see internal/keys for rotation); `auth
+// hash-password` reads a password on standard input and prints the bcrypt
+// hash AUTH_ADMINS takes.
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/ardanlabs/conf/v3"
@@ -20,11 +23,14 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging"
+	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
+	"github.com/ponto/ponto/services/auth/internal/apidoc"
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/keys"
 	"github.com/ponto/ponto/services/auth/internal/login"
@@ -50,7 +56,10 @@ type Config struct {
 		Issuer   string `conf:"default:ponto-auth"`
 		Audience string `conf:"default:ponto-api"`
 	}
-	Auth  AuthConfig
+	Auth AuthConfig
+	// Rate: RATE_PER_IP on every public route (the login routes keep their
+	// own, stricter, AUTH_RATE_* budgets on top).
+	Rate  pkgratelimit.Config
 	Peers struct {
 		CompanyBillingURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing's internal API"`
 		EmployeeURL       svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee's internal API"`
@@ -118,7 +127,17 @@ func (c *AuthConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
-func main() { service.Main(name, run) }
+func main() {
+	// hash-password needs no configuration and prints only the hash.
+	if len(os.Args) == 2 && os.Args[1] == hashPasswordCommand {
+		if err := hashPassword(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	service.Main(name, run)
+}
 
 func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
@@ -139,7 +158,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		log.Info("keygen: signing key written", "path", path, "kid", key.ID)
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q (known: keygen)", cmd)
+		return fmt.Errorf("unknown command %q (known: keygen, %s)", cmd, hashPasswordCommand)
 	}
 
 	// -------------------------------------------------------------------------
@@ -160,7 +179,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer rdb.Close()
 
-	d, err := newDependencies(cfg, log, rdb)
+	d, err := newDependencies(ctx, cfg, log, rdb)
 	if err != nil {
 		return err
 	}
@@ -170,7 +189,10 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Servers
 
-	srv := newServer(cfg, log, rdb, d)
+	srv, err := newServer(cfg, log, rdb, d)
+	if err != nil {
+		return err
+	}
 	return srv.Run(ctx)
 }
 
@@ -184,7 +206,7 @@ type dependencies struct {
 
 // newDependencies loads the signing keys (failing when there is none) and
 // wires the stores, the peers' clients and the mailer.
-func newDependencies(cfg Config, log *slog.Logger, rdb *redis.Client) (*dependencies, error) {
+func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *redis.Client) (*dependencies, error) {
 	keyring, err := keys.Open(cfg.Auth.KeysDir)
 	if err != nil {
 		return nil, fmt.Errorf("signing keys: %w", err)
@@ -208,7 +230,9 @@ func newDependencies(cfg Config, log *slog.Logger, rdb *redis.Client) (*dependen
 	companies := &accounts.Companies{Client: svcclient.New(string(cfg.Peers.CompanyBillingURL))}
 	employees := &accounts.Employees{Client: svcclient.New(string(cfg.Peers.EmployeeURL))}
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
-	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL}
+	revocations := revocation.Watch(ctx, rdb, log, revocation.DefaultReload)
+	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
+		Revocations: revocations}
 	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL, MaxPerSubject: cfg.Auth.MaxSessions}
 
 	return &dependencies{
@@ -241,16 +265,26 @@ func newSender(cfg mail.SMTPConfig, log *slog.Logger) (mail.Sender, error) {
 const authBodyLimit = 4 << 10
 
 // newServer builds both listeners and registers every route.
-func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies) *httpserver.Server {
+func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies) (*httpserver.Server, error) {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "redis", Ping: redisclient.Ping(rdb)},
 	)
-	srv.Public.Get(keys.JWKSPath, d.keyring.Handler())
-	auth := srv.Public.Group("/auth", limitBody(authBodyLimit))
+	perIP, err := pkgratelimit.New(rdb, cfg.Auth.RedisPrefix, log).PerIP("public", cfg.Rate.PerIP, pkgratelimit.FailOpen)
+	if err != nil {
+		return nil, err
+	}
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
+	srv.Public.Get(keys.JWKSPath, perIP, d.keyring.Handler())
+	// The API's OpenAPI document and reference page: auth's public
+	// listener is the one every client already reaches.
+	if err := apidoc.Routes(srv.Public, perIP); err != nil {
+		return nil, err
+	}
+	auth := srv.Public.Group("/auth", perIP, limitBody(authBodyLimit))
 	d.login.Routes(auth)
 	d.tokens.Routes(auth)
 	d.tokens.InternalRoutes(srv.Internal)
-	return srv
+	return srv, nil
 }
 
 func limitBody(n int) fiber.Handler {

@@ -9,11 +9,16 @@ import (
 	"log/slog"
 
 	"github.com/ardanlabs/conf/v3"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
+	"github.com/ponto/ponto/pkg/outbox"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
@@ -46,9 +51,22 @@ type Config struct {
 	Stripe stripebilling.Config
 	// Billing holds the plan catalogue (BILLING_PLANS).
 	Billing plans.Config
+	// Empresas holds the default time zone of new companies
+	// (COMPANY_TIME_ZONE).
+	Empresas empresas.Config
 	// AuthInternalURL is auth's internal API, called to revoke the tokens
 	// of a blocked company.
 	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081"`
+	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
+	Redis redisclient.Config
+	// Rate: RATE_PER_IP (webhooks) and RATE_PER_TOKEN.
+	Rate ratelimit.Config
+	// RegistrationRate is each client address's budget of POST /empresas,
+	// which creates a Stripe customer and subscription each time.
+	RegistrationRate ratelimit.Rate `conf:"env:RATE_REGISTRATION,default:20/min,help:company registrations per client IP (N/s, N/min or N/h)"`
+	// Outbox delivers the REP events (company registered, identification
+	// changed) to timekeeping: TIMEKEEPING_INTERNAL_URL, OUTBOX_*.
+	Outbox outbox.Config
 }
 
 func main() { service.Main(name, run) }
@@ -70,7 +88,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	case "":
 	case "migrate":
 		log.Info("migrating database")
-		return database.Migrate(ctx, cfg.DB.URL, migrations)
+		return cfg.DB.Migrate(ctx, migrations, log)
 	default:
 		return fmt.Errorf("unknown command %q (known: migrate)", cmd)
 	}
@@ -97,6 +115,26 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	rdb, err := redisclient.Open(cfg.Redis)
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	defer rdb.Close()
+	verifier.AddGuards(revocation.Watch(ctx, rdb, log, revocation.DefaultReload).Guard)
+	limits := ratelimit.New(rdb, name+":", log)
+	if err := limits.GuardTokens(verifier, cfg.Rate); err != nil {
+		return err
+	}
+	// Registration fails closed: without Redis nothing would bound the
+	// Stripe objects an address can make.
+	registrationLimit, err := limits.PerIP("cadastro", cfg.RegistrationRate, ratelimit.FailClosed)
+	if err != nil {
+		return err
+	}
+	webhookLimit, err := limits.PerIP("webhooks", cfg.Rate.PerIP, ratelimit.FailOpen)
+	if err != nil {
+		return err
+	}
 	catalog, err := cfg.Billing.Catalog()
 	if err != nil {
 		return err
@@ -110,6 +148,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Plans:  catalog,
 		Auth:   authapi.New(string(cfg.AuthInternalURL)),
 		Log:    log,
+		Config: cfg.Empresas,
+
+		RegistrationLimit: registrationLimit,
 	}
 
 	// -------------------------------------------------------------------------
@@ -120,7 +161,19 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
-	companies.Mount(srv, verifier)
-	webhooks.New(cfg.Stripe.WebhookSecret, db, log).Mount(srv.Public)
+	srv.Public.Use("/webhooks", webhookLimit)
+	mountRoutes(srv, verifier, db, companies, webhooks.New(cfg.Stripe.WebhookSecret, db, log))
+
+	relay := outbox.NewRelay(db, name, cfg.Outbox, log)
+	srv.Metrics.MustRegister(relay.Collectors()...)
+	go relay.Run(ctx)
 	return srv.Run(ctx)
+}
+
+// mountRoutes puts every route of the service on srv, and db's pool
+// statistics among its metrics.
+func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, companies *empresas.Service, hooks *webhooks.Handler) {
+	srv.Metrics.MustRegister(database.Collector(db))
+	companies.Mount(srv, verifier)
+	hooks.Mount(srv.Public)
 }

@@ -27,7 +27,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if p, ok := catalog.Lookup("basic"); !ok || p.PriceID != "price_1basic" || p.TrialDays != 30 {
 		t.Errorf("default plan basic = %+v, %v", p, ok)
 	}
-	if cfg.AuthInternalURL == "" || cfg.JWT.JWKSURL == "" {
+	if cfg.AuthInternalURL == "" || cfg.JWT.JWKSURL == "" || cfg.Empresas.FusoHorarioPadrao != "America/Sao_Paulo" {
 		t.Errorf("defaults missing: %+v", cfg)
 	}
 	out := config.String(&cfg)
@@ -45,6 +45,8 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 		"no key":     {"STRIPE_SECRET_KEY": ""},
 		"retries":    {"STRIPE_MAX_NETWORK_RETRIES": "50"},
 		"auth url":   {"AUTH_INTERNAL_URL": "auth:9081"},
+		"zone":       {"COMPANY_TIME_ZONE": "Marte/Olimpo"},
+		"zone local": {"COMPANY_TIME_ZONE": "Local"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			stackEnv(t)

@@ -17,6 +17,8 @@ func TestEscalaCreateEchoesBodyWithID(t *testing.T) {
 		"horarios": []map[string]any{
 			{"entrada": "08:00", "saidaAlmoco": 240, "retornoAlmoco": 300, "saida": 540},
 			{"entrada": "22:00", "saidaAlmoco": 180, "retornoAlmoco": 240, "saida": 480}, // crosses midnight
+			// a pre-assigned break (Portaria 671 art. 83)
+			{"entrada": "09:00", "saidaAlmoco": 180, "retornoAlmoco": 240, "saida": 480, "intervaloPreAssinalado": true},
 			{"entrada": "00:00", "saidaAlmoco": 1, "retornoAlmoco": 2, "saida": 1440},
 		},
 	}
@@ -88,6 +90,14 @@ func TestEscalaValidation(t *testing.T) {
 		{"fraction", map[string]any{"empresaId": 1, "nome": "X", "horarios": []any{day("08:00", 240.5, 300, 540)}}, "horarios.saidaAlmoco"},
 		{"string minutes", map[string]any{"empresaId": 1, "nome": "X", "horarios": []any{day("08:00", "240", 300, 540)}}, "horarios.saidaAlmoco"},
 		{"unknown field", map[string]any{"empresaId": 1, "nome": "X", "horarios": []any{valid}, "extra": 1}, "extra"},
+		// Windows that overlap: Monday 22:00 → Tuesday 05:30 against Tuesday from 05:00.
+		{"night into the next shift", map[string]any{"empresaId": 1, "nome": "X", "horarios": []any{
+			day("22:00", 180, 240, 450), day("05:00", 240, 300, 480)}}, "horarios[0]"},
+		{"Wednesday into Thursday", map[string]any{"empresaId": 1, "nome": "X", "horarios": []any{
+			valid, valid, day("20:00", 240, 300, 720), day("07:00", 240, 300, 540)}}, "horarios[2]"},
+		// Seven days: Sunday 23:00 → Monday 07:00 against Monday from 06:00.
+		{"Sunday into Monday", map[string]any{"empresaId": 1, "nome": "X", "horarios": []any{
+			day("06:00", 240, 300, 540), valid, valid, valid, valid, valid, day("23:00", 240, 300, 480)}}, "horarios[6]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,6 +112,14 @@ func TestEscalaValidation(t *testing.T) {
 		t.Fatalf("%d schedules stored by invalid requests", n)
 	}
 	wantErr(t, e.pub("POST", "/escalatrabalhos", a.token, `{"empresaId":1,`), 400, "json_invalido")
+
+	// Shifts that just meet are accepted: a night shift ending at 05:30,
+	// the next day's starting then; seven nights in a row.
+	night := day("22:00", 180, 240, 450)
+	want(t, e.pub("POST", "/escalatrabalhos", a.token, map[string]any{"empresaId": 1, "nome": "Noturna",
+		"horarios": []any{night, day("05:30", 240, 300, 480)}}), 200)
+	want(t, e.pub("POST", "/escalatrabalhos", a.token, map[string]any{"empresaId": 1, "nome": "Noturna 7x0",
+		"horarios": []any{night, night, night, night, night, night, night}}), 200)
 }
 
 func TestEscalaTenancy(t *testing.T) {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -177,11 +180,31 @@ func TestFuncionarioDuplicates(t *testing.T) {
 	wantErr(t, e.pub("POST", "/funcionarios", a.token, funcionarioBody(a, escA, map[string]any{"cpf": first["cpf"]})), 409, "cpf_duplicado")
 	upper := strings.ToUpper(first["email"].(string))
 	wantErr(t, e.pub("POST", "/funcionarios", a.token, funcionarioBody(a, escA, map[string]any{"email": upper})), 409, "email_duplicado")
-	// Both are global: another company cannot reuse them either.
-	wantErr(t, e.pub("POST", "/funcionarios", b.token, funcionarioBody(b, escB, map[string]any{"cpf": first["cpf"]})), 409, "cpf_duplicado")
-	wantErr(t, e.pub("POST", "/funcionarios", b.token, funcionarioBody(b, escB, map[string]any{"email": first["email"]})), 409, "email_duplicado")
 	if n := e.count("funcionarios"); n != 1 {
 		t.Fatalf("%d employees, want 1", n)
+	}
+
+	// One person, several employers: another company registers the same
+	// CPF and e-mail (and learns nothing of the first).
+	second := funcionarioBody(b, escB, map[string]any{"cpf": first["cpf"], "email": upper})
+	want(t, e.pub("POST", "/funcionarios", b.token, second), 200)
+	if n := e.count("funcionarios"); n != 2 {
+		t.Fatalf("%d employees, want 2", n)
+	}
+	// Auth's lookups: both employments, or the one of a company; without
+	// a company the single lookup is ambiguous.
+	q := "email=" + url.QueryEscape(first["email"].(string))
+	r := e.in("GET", "/internal/funcionarios/vinculos?"+q, nil)
+	want(t, r, 200)
+	var v struct{ Funcionarios []map[string]any }
+	if err := json.Unmarshal(r.body, &v); err != nil || len(v.Funcionarios) != 2 ||
+		v.Funcionarios[0]["empresaId"] != float64(a.id) || v.Funcionarios[1]["empresaId"] != float64(b.id) {
+		t.Fatalf("employments: %s", r.body)
+	}
+	wantErr(t, e.in("GET", "/internal/funcionarios/por-email?"+q, nil), 409, "email_ambiguo")
+	r = e.in("GET", "/internal/funcionarios/por-email?"+q+"&empresaId="+strconv.FormatInt(b.id, 10), nil)
+	if want(t, r, 200); r.obj(t)["empresaId"] != float64(b.id) {
+		t.Fatalf("by e-mail in company B: %s", r.body)
 	}
 }
 

@@ -8,9 +8,10 @@ import (
 )
 
 // recordTypes is the contract's "Employee record" with each field's JSON
-// type, followed by the additions (empresaId, escalaTrabalhoId,
-// departamentoId, segmento). "null" fields may also hold the type after
-// the bar when set.
+// type, followed by the additions (fusoHorario, empresaId,
+// escalaTrabalhoId, departamentoId, segmento). "null" fields may also
+// hold the type after the bar when set. The internal views add escala
+// (internalRecordTypes).
 var recordTypes = map[string]string{
 	"id": "number", "nome": "string", "cargo": "string", "email": "string", "endereco": "string",
 	"telefone": "string", "role": "string", "cpfcnpj": "string", "codeVerify": "string|null",
@@ -18,7 +19,7 @@ var recordTypes = map[string]string{
 	"sobreaviso": "bool", "sentimento": "string", "registrosPonto": "array",
 	"cidade": "null|string", "codeMatricula": "null|string", "dataAdmissao": "null|string",
 	"deviceToken": "null|string", "fotoProfile": "null|string", "nispis": "null|string", "uf": "null|string",
-	"valorHora": "null|number",
+	"valorHora": "null|number", "fusoHorario": "null|string",
 	"empresaId": "number", "escalaTrabalhoId": "number", "departamentoId": "null|number", "segmento": "null|number",
 }
 
@@ -38,14 +39,35 @@ func jsonType(v any) string {
 	return "object"
 }
 
-// checkRecord fails unless rec has exactly the record's fields, each of
-// its type.
+// internalRecordTypes is the internal employee view: the record and the
+// employee's schedule.
+var internalRecordTypes = func() map[string]string {
+	m := map[string]string{"escala": "object"}
+	for k, v := range recordTypes {
+		m[k] = v
+	}
+	return m
+}()
+
+// checkRecord fails unless rec has exactly the public record's fields,
+// each of its type.
 func checkRecord(t *testing.T, rec map[string]any) {
 	t.Helper()
-	if len(rec) != len(recordTypes) {
-		t.Errorf("record has %d fields, want %d: %v", len(rec), len(recordTypes), sortedKeys(rec))
+	checkFields(t, rec, recordTypes)
+}
+
+// checkInternalRecord is checkRecord for the internal view.
+func checkInternalRecord(t *testing.T, rec map[string]any) {
+	t.Helper()
+	checkFields(t, rec, internalRecordTypes)
+}
+
+func checkFields(t *testing.T, rec map[string]any, types map[string]string) {
+	t.Helper()
+	if len(rec) != len(types) {
+		t.Errorf("record has %d fields, want %d: %v", len(rec), len(types), sortedKeys(rec))
 	}
-	for k, want := range recordTypes {
+	for k, want := range types {
 		v, ok := rec[k]
 		if !ok {
 			t.Errorf("record lacks %s", k)
@@ -70,20 +92,27 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 	r = e.in("GET", path("/internal/funcionarios/%d", id), nil)
 	want(t, r, 200)
 	rec := r.obj(t)
-	checkRecord(t, rec)
+	checkInternalRecord(t, rec)
 	wantValues := map[string]any{
 		"id": float64(id), "nome": body["nome"], "cargo": "Analista", "email": "Maria.Souza@Empresa.com.br",
 		"endereco": "", "telefone": "11987654321", "role": "funcionario", "cpfcnpj": body["cpf"], "codeVerify": nil,
 		"dataNascimento": "2000-02-29T00:00:00.000Z", "horarioTrabalho": float64(480), "ativo": true, "clt": false,
 		"pj": false, "sobreaviso": false, "sentimento": "Neutro", "registrosPonto": []any{}, "cidade": nil,
 		"codeMatricula": nil, "dataAdmissao": nil, "deviceToken": nil, "fotoProfile": nil, "nispis": nil, "uf": nil,
-		"valorHora": nil, "empresaId": float64(a.id), "escalaTrabalhoId": float64(esc), "departamentoId": nil, "segmento": nil,
+		"valorHora": nil, "fusoHorario": nil,
+		"empresaId": float64(a.id), "escalaTrabalhoId": float64(esc), "departamentoId": nil, "segmento": nil,
 	}
-	if !reflect.DeepEqual(rec, wantValues) {
-		t.Fatalf("record %v\nwant %v", rec, wantValues)
+	// The internal view adds the schedule, as its own route answers it.
+	wantInternal := map[string]any{"escala": e.in("GET", path("/internal/funcionarios/%d/escala", id), nil).obj(t)}
+	for k, v := range wantValues {
+		wantInternal[k] = v
+	}
+	if !reflect.DeepEqual(rec, wantInternal) {
+		t.Fatalf("record %v\nwant %v", rec, wantInternal)
 	}
 
-	// The public read is the same record (codeVerify aside, see below).
+	// The public read is the same record without the schedule (codeVerify
+	// aside, see below).
 	pub := e.pub("GET", path("/funcionarios/%d", id), a.token, nil).obj(t)
 	if !reflect.DeepEqual(pub, wantValues) {
 		t.Fatalf("public record %v\nwant %v", pub, wantValues)
@@ -94,7 +123,7 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 		r = e.in("GET", "/internal/funcionarios/por-email?email="+url.QueryEscape(q), nil)
 		want(t, r, 200)
 		if !reflect.DeepEqual(r.obj(t), wantValues) {
-			t.Fatalf("by e-mail %s: %s", q, r.body)
+			t.Fatalf("by e-mail %s (the record without escala): %s", q, r.body)
 		}
 	}
 	wantErr(t, e.in("GET", "/internal/funcionarios/por-email?email=ninguem@x.com", nil), 404, "nao_encontrado")
@@ -117,7 +146,7 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 	for _, f := range many.Funcionarios {
 		got[f["id"].(float64)] = f
 	}
-	if len(many.Funcionarios) != 2 || !reflect.DeepEqual(got[float64(id)], wantValues) || got[float64(otherID)] == nil {
+	if len(many.Funcionarios) != 2 || !reflect.DeepEqual(got[float64(id)], wantInternal) || got[float64(otherID)] == nil {
 		t.Fatalf("by ids: %s", r.body)
 	}
 	for _, bad := range []string{"", "?ids=", "?ids=1,abc", "?ids=0", "?ids=-3", "?ids=1,,2",
@@ -225,7 +254,7 @@ func TestInternalDepartamentoByName(t *testing.T) {
 		t.Fatalf("funcionarios (inactive included, by name) = %s", r.body)
 	}
 	for _, f := range res.Funcionarios {
-		checkRecord(t, f)
+		checkInternalRecord(t, f)
 	}
 
 	// B's department of the same name holds none of A's; an unknown name is 404.

@@ -14,6 +14,10 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
+	"github.com/ponto/ponto/pkg/outbox"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
@@ -41,6 +45,14 @@ type Config struct {
 	// deactivated employee's sessions. Checked at start-up: a bad one
 	// would fail every deactivation instead.
 	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
+	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
+	Redis redisclient.Config
+	// Rate: RATE_PER_TOKEN (and RATE_PER_IP, unused: every route needs a
+	// token).
+	Rate ratelimit.Config
+	// Outbox delivers the REP events (employees included, changed,
+	// excluded) to timekeeping: TIMEKEEPING_INTERNAL_URL, OUTBOX_*.
+	Outbox outbox.Config
 }
 
 func main() { service.Main(name, run) }
@@ -62,7 +74,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	case "":
 	case "migrate":
 		log.Info("migrating database")
-		return database.Migrate(ctx, cfg.DB.URL, migrations)
+		return cfg.DB.Migrate(ctx, migrations, log)
 	default:
 		return fmt.Errorf("unknown command %q (known: migrate)", cmd)
 	}
@@ -89,6 +101,17 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	rdb, err := redisclient.Open(cfg.Redis)
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	defer rdb.Close()
+	// Revocations first: a deactivated employee's request is refused
+	// without spending his budget.
+	verifier.AddGuards(revocation.Watch(ctx, rdb, log, revocation.DefaultReload).Guard)
+	if err := ratelimit.New(rdb, name+":", log).GuardTokens(verifier, cfg.Rate); err != nil {
+		return err
+	}
 	revoker := funcionario.NewAuthRevoker(string(cfg.AuthInternalURL))
 
 	// -------------------------------------------------------------------------
@@ -98,5 +121,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
 	mountRoutes(srv, verifier, db, revoker)
+
+	relay := outbox.NewRelay(db, name, cfg.Outbox, log)
+	srv.Metrics.MustRegister(relay.Collectors()...)
+	go relay.Run(ctx)
 	return srv.Run(ctx)
 }

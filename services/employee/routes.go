@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/employee/internal/departamento"
@@ -24,6 +25,7 @@ import (
 //	POST  /departamentos, GET /departamentos[/{departamentoId}]  departamento
 //	POST  /escalatrabalhos, GET /escalatrabalhos[/{escalaId}]    escala
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, revoker funcionario.Revoker) {
+	srv.Metrics.MustRegister(database.Collector(db))
 	departamentos := departamento.NewStore(db)
 	escalas := escala.NewHandlers(escala.NewStore(db))
 	deps := departamento.NewHandlers(departamentos)

@@ -34,6 +34,7 @@ type env struct {
 	auth     *authStub
 	public   string
 	internal string
+	running  *servertest.Running
 }
 
 func newEnv(t *testing.T) *env {
@@ -44,9 +45,12 @@ func newEnv(t *testing.T) *env {
 	}
 	e := &env{t: t, db: dbtest.New(t, migrations), iss: jwttest.NewIssuer(t), auth: newAuthStub(t)}
 
+	// Generous deadlines: a bcrypt hash under the race detector on a busy
+	// two-core machine can take seconds, and a request cut short here is a
+	// 503 that says nothing about the code.
 	cfg := httpserver.Config{
-		ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
-		RequestTimeout: 10 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
+		ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 30 * time.Second,
+		RequestTimeout: 60 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
 		BodyLimit: 1 << 20,
 	}
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -55,7 +59,7 @@ func newEnv(t *testing.T) *env {
 	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker)
 
 	r := servertest.Start(t, srv)
-	e.public, e.internal = r.Public, r.Internal
+	e.public, e.internal, e.running = r.Public, r.Internal, r
 	return e
 }
 

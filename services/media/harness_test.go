@@ -64,6 +64,7 @@ type harness struct {
 	public    string
 	internal  string
 	logs      *logtest.Buffer
+	running   *servertest.Running
 }
 
 // start runs the service against a fresh bucket. With viaProxy, the
@@ -137,7 +138,7 @@ func start(t *testing.T, viaProxy bool) *harness {
 		}
 	})
 	r := servertest.Start(t, srv)
-	h.public, h.internal = r.Public, r.Internal
+	h.public, h.internal, h.running = r.Public, r.Internal, r
 	h.waitReady()
 	return h
 }
@@ -293,6 +294,7 @@ type stubEmployee struct {
 	empresaID   int64
 	nome        string
 	fotoProfile *string
+	inativo     bool
 }
 
 type fotoUpdate struct {
@@ -360,7 +362,7 @@ func (s *employeeStub) get(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": id, "nome": e.nome, "empresaId": e.empresaID, "fotoProfile": e.fotoProfile,
-		"role": "funcionario", "ativo": true, "registrosPonto": []any{}, "departamentoId": nil,
+		"role": "funcionario", "ativo": !e.inativo, "registrosPonto": []any{}, "departamentoId": nil,
 	})
 }
 

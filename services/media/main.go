@@ -14,6 +14,9 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
@@ -39,6 +42,11 @@ type Config struct {
 	// EmployeeInternalURL is the employee service's internal listener:
 	// the employee's company (authorization) and his fotoProfile.
 	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
+	Redis redisclient.Config
+	// Rate: RATE_PER_TOKEN (and RATE_PER_IP, unused: every route needs a
+	// token).
+	Rate ratelimit.Config
 }
 
 // newConfig holds media's own defaults where they differ from the shared
@@ -91,6 +99,17 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 
 	verifier, err := jwtauth.NewVerifier(ctx, cfg.JWT)
 	if err != nil {
+		return err
+	}
+	rdb, err := redisclient.Open(cfg.Redis)
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	defer rdb.Close()
+	// Revocations first: a deactivated employee's request is refused
+	// without spending his budget.
+	verifier.AddGuards(revocation.Watch(ctx, rdb, log, revocation.DefaultReload).Guard)
+	if err := ratelimit.New(rdb, name+":", log).GuardTokens(verifier, cfg.Rate); err != nil {
 		return err
 	}
 	employees := employee.New(string(cfg.EmployeeInternalURL))

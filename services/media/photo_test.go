@@ -311,6 +311,27 @@ func TestAnotherTenantOrColleagueGets404(t *testing.T) {
 	}
 }
 
+// A deactivated employee may neither change nor read his photo, though his
+// token is still valid; his company still may.
+func TestDeactivatedEmployeeIsRefused(t *testing.T) {
+	h := start(t, false)
+	ana := h.funcionario(empresaA, anaID)
+	h.employees.set(func(s *employeeStub) { s.people[anaID].inativo = true })
+	jpg := jpegBytes(t, halves(40, 40))
+	if a := h.upload(ana, anaID, "a.jpg", "image/jpeg", jpg); a.status != http.StatusForbidden || a.errorCode(t) != "funcionario_inativo" {
+		t.Fatalf("upload by a deactivated employee: %d %s", a.status, a.body)
+	}
+	if a := h.get(ana, "/funcionarios/"+strconv.FormatInt(anaID, 10)+"/foto", nil); a.status != http.StatusForbidden {
+		t.Errorf("download by a deactivated employee: %d %s", a.status, a.body)
+	}
+	if h.employees.updateCount() != 0 || len(h.objects()) != 0 {
+		t.Error("the refused upload stored something")
+	}
+	if a := h.upload(h.empresa(empresaA), anaID, "a.jpg", "image/jpeg", jpg); a.status != http.StatusOK {
+		t.Errorf("his company: %d %s", a.status, a.body)
+	}
+}
+
 func TestReplacingAPhotoRemovesTheOldObjects(t *testing.T) {
 	h := start(t, false)
 	ana := h.funcionario(empresaA, anaID)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // at is a São Paulo wall-clock time with seconds.
@@ -43,6 +43,7 @@ func TestAFDGoldenMonth(t *testing.T) {
 	e := newEnv(t)
 	c, _, _ := setUpAFDMonth(e)
 
+	before := len(e.billing.Calls())
 	r := e.pub("GET", "/registropontos/afd?inicio=2024-03-01&fim=2024-03-31", c.token, nil)
 	want(t, r, 200)
 	if ct := r.header.Get("Content-Type"); ct != "text/plain; charset=ISO-8859-1" {
@@ -52,38 +53,19 @@ func TestAFDGoldenMonth(t *testing.T) {
 		strings.NewReplacer(".", "", "/", "", "-", "").Replace(companyCNPJ(7))+`REP_P.txt"` {
 		t.Errorf("Content-Disposition %q", cd)
 	}
-	golden, err := os.ReadFile("testdata/afd-2024-03.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(r.body, golden) {
-		got, wantLines := strings.Split(string(r.body), "\r\n"), strings.Split(string(golden), "\r\n")
-		for i := range max(len(got), len(wantLines)) {
-			var g, w string
-			if i < len(got) {
-				g = got[i]
-			}
-			if i < len(wantLines) {
-				w = wantLines[i]
-			}
-			if g != w {
-				t.Errorf("line %d:\n got %q\nwant %q", i+1, g, w)
-			}
-		}
-		t.Fatal("the AFD differs from testdata/afd-2024-03.txt")
-	}
-	if calls := e.billing.Calls(); len(calls) != 1 || calls[0] != "7" {
-		t.Errorf("company-billing calls %v, want one for company 7", calls)
+	compareGolden(t, r.body, "testdata/afd-2024-03.txt")
+	if calls := e.billing.Calls()[before:]; len(calls) != 1 || calls[0] != "7" {
+		t.Errorf("company-billing calls of the AFD %v, want one for company 7", calls)
 	}
 
 	// Read back: every record checks, and the chain verifies from the
 	// hash stored for the punch before the month (NSR 2), not from scratch.
-	a, err := afd.Ler(r.body)
+	a, err := core.Ler(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Cabecalho.RazaoSocial != "Panificação São João 7 Ltda" || len(a.Marcacoes) != 4 || len(a.Empregados) != 2 ||
-		a.Empregados[1].Nome != "Maria ?ucja da Conceição" || a.Empregados[1].Operacao != "A" || a.Assinatura != afd.AssinaturaP7S {
+		a.Empregados[1].Nome != "Maria ?ucja da Conceição" || a.Empregados[1].Operacao != "A" || a.Assinatura != core.AssinaturaP7S {
 		t.Fatalf("read back: %+v", a)
 	}
 	stored := storedHashes(t, e, 7)
@@ -128,7 +110,7 @@ func TestAFDRoundTripAndTampering(t *testing.T) {
 	// The whole history: NSR 1 to 9, the chain verifies from nothing.
 	r := e.pub("GET", "/registropontos/afd?inicio=2024-02-01&fim=2024-04-30", c.token, nil)
 	want(t, r, 200)
-	a, err := afd.Ler(r.body)
+	a, err := core.Ler(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,26 +137,26 @@ func TestAFDRoundTripAndTampering(t *testing.T) {
 	// A punch's time moved by a minute: the file still reads (type 7 has
 	// no CRC), but the chain breaks there.
 	moved := tamper(3, 24, "1") // NSR 3: 08:00 -> 08:10
-	if b, err := afd.Ler(moved); err != nil {
+	if b, err := core.Ler(moved); err != nil {
 		t.Fatalf("a type-7 change must read: %v", err)
 	} else if err := b.VerificarCadeia(""); err == nil || !strings.Contains(err.Error(), "NSR 3") {
 		t.Fatalf("a moved punch verified: %v", err)
 	}
 	// An employee record changed: its CRC no longer matches.
-	if _, err := afd.Ler(tamper(1, 50, "X")); err == nil || !strings.Contains(err.Error(), "CRC") {
+	if _, err := core.Ler(tamper(1, 50, "X")); err == nil || !strings.Contains(err.Error(), "CRC") {
 		t.Fatalf("a changed type-5 record read: %v", err)
 	}
 	// The header changed: its CRC too.
-	if _, err := afd.Ler(tamper(0, 45, "X")); err == nil {
+	if _, err := core.Ler(tamper(0, 45, "X")); err == nil {
 		t.Fatal("a changed header read")
 	}
 	// A record removed: the NSR gap and the trailer tell.
 	without := append(append([]string(nil), lines[:4]...), lines[5:]...)
-	if _, err := afd.Ler([]byte(strings.Join(without, "\r\n"))); err == nil {
+	if _, err := core.Ler([]byte(strings.Join(without, "\r\n"))); err == nil {
 		t.Fatal("a file missing a record read")
 	}
 	// LF line ends are not an AFD.
-	if _, err := afd.Ler(bytes.ReplaceAll(r.body, []byte("\r\n"), []byte("\n"))); err == nil {
+	if _, err := core.Ler(bytes.ReplaceAll(r.body, []byte("\r\n"), []byte("\n"))); err == nil {
 		t.Fatal("LF line ends read")
 	}
 }
@@ -191,7 +173,7 @@ func TestAFDRefusals(t *testing.T) {
 	other := e.company(2)
 	r := e.pub("GET", "/registropontos/afd", other.token, nil)
 	want(t, r, 200)
-	a, err := afd.Ler(r.body)
+	a, err := core.Ler(r.body)
 	if err != nil || len(a.Marcacoes) != 0 || len(a.Empregados) != 0 || a.Cabecalho.Inicio != "2024-03-01" ||
 		a.Cabecalho.Fim != "2024-03-31" || a.Cabecalho.Empregador != strings.NewReplacer(".", "", "/", "", "-", "").Replace(companyCNPJ(2)) {
 		t.Fatalf("another company's AFD: %v %+v", err, a)
@@ -208,4 +190,31 @@ func TestAFDRefusals(t *testing.T) {
 	wantErr(t, e.pub("GET", "/registropontos/afd", c.token, nil), 404, "nao_encontrado")
 	e.billing.srv.Close()
 	wantErr(t, e.pub("GET", "/registropontos/afd", other.token, nil), http.StatusServiceUnavailable, "dependencia_indisponivel")
+}
+
+// compareGolden fails t, line by line, unless body is the file golden
+// byte for byte.
+func compareGolden(t *testing.T, body []byte, golden string) {
+	t.Helper()
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(body, want) {
+		return
+	}
+	got, wantLines := strings.Split(string(body), "\r\n"), strings.Split(string(want), "\r\n")
+	for i := range max(len(got), len(wantLines)) {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(wantLines) {
+			w = wantLines[i]
+		}
+		if g != w {
+			t.Errorf("line %d:\n got %q\nwant %q", i+1, g, w)
+		}
+	}
+	t.Fatalf("the file differs from %s", golden)
 }

@@ -35,7 +35,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
@@ -124,8 +124,12 @@ type env struct {
 	clock *fakeClock
 	// billing stands in for company-billing's internal company view.
 	billing *billingStub
-	// public is timekeeping's public base URL.
-	public string
+	// public is timekeeping's public base URL, internal its internal
+	// listener's (the first server's).
+	public, internal string
+	// servers are the timekeeping servers started, the first one's
+	// being public and internal.
+	servers []*servertest.Running
 	// tune, when set, changes the dependencies of the timekeeping servers
 	// started after it (caches, a peer in between).
 	tune func(*dependencies)
@@ -162,14 +166,27 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 		db:        db,
 		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second)),
 		companies: empresa.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
-		clock:     clock.New(zone, e.clock.Now),
+		clock:     clock.New(e.clock.Now),
 		rep:       testREP,
+		ptrp: ptrp(Config{REPDesenvolvedor: testREP.Desenvolvedor, REPDesenvolvedorNome: "ponto",
+			REPDesenvolvedorEmail: "nao-informado"}, build),
+
+		verificacaoURL: testVerificacaoURL,
+
+		// A company's zone is set when it registers: keep it for the test.
+		zoneCacheTTL: time.Minute,
+		defaultZone:  zone,
 	}
 	if e.tune != nil {
 		e.tune(&deps)
 	}
 	mountRoutes(srv, e.iss.NewVerifier(t), deps)
-	return servertest.Start(t, srv).Public
+	ls := servertest.Start(t, srv)
+	e.servers = append(e.servers, ls)
+	if e.internal == "" {
+		e.internal = ls.Internal
+	}
+	return ls.Public
 }
 
 // replica opens a second pool on the test database and serves another
@@ -209,7 +226,7 @@ func startEmployee(t *testing.T, iss *jwttest.Issuer) *employeeProc {
 	dbURL := dbtest.CreateDatabase(t)
 	revocations := newAuthStub(t)
 	env := append(os.Environ(),
-		"DB_URL="+dbURL,
+		"DB_MIGRATE_URL="+dbURL, "DB_URL="+dbtest.ServiceURL(t, dbURL),
 		"JWT_JWKS_URL="+iss.JWKSURL(), "JWT_ISSUER="+jwttest.IssuerID, "JWT_AUDIENCE="+jwttest.Audience,
 		"AUTH_INTERNAL_URL="+revocations.srv.URL,
 		"LOG_LEVEL=warn",
@@ -318,7 +335,7 @@ func (a *authStub) Calls() []map[string]any {
 }
 
 // testREP identifies the REP-P in every test (REP_INPI, REP_DESENVOLVEDOR).
-var testREP = afd.REP{INPI: "12345678901234567", Desenvolvedor: "11.222.333/0001-81"}
+var testREP = core.REP{INPI: "12345678901234567", Desenvolvedor: "11.222.333/0001-81"}
 
 // billingStub stands in for company-billing's GET /internal/empresas/{id}
 // (docs/internal-api.md): every company id answers a company view named
@@ -328,17 +345,22 @@ type billingStub struct {
 	mu      sync.Mutex
 	calls   []string
 	missing map[string]bool
+	// zones are the companies' fusoHorario (America/Sao_Paulo unless set).
+	zones map[string]string
 }
 
 func newBillingStub(t *testing.T) *billingStub {
-	b := &billingStub{missing: map[string]bool{}}
+	b := &billingStub{missing: map[string]bool{}, zones: map[string]string{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/empresas/{id}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		b.mu.Lock()
 		b.calls = append(b.calls, id)
-		missing := b.missing[id]
+		missing, zone := b.missing[id], b.zones[id]
 		b.mu.Unlock()
+		if zone == "" {
+			zone = "America/Sao_Paulo"
+		}
 		w.Header().Set("Content-Type", "application/json")
 		if missing {
 			w.WriteHeader(http.StatusNotFound)
@@ -349,7 +371,7 @@ func newBillingStub(t *testing.T) *billingStub {
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": n, "email": "rh@empresa" + id + ".com.br",
 			"nome": "Padaria Pão Quente " + id, "razaoSocial": "Panificação São João " + id + " Ltda",
 			"cnpj": companyCNPJ(n), "role": "empresa_plan_basic", "nomeDoPlano": "basic",
-			"assinaturaStatus": "active", "bloqueada": false})
+			"assinaturaStatus": "active", "bloqueada": false, "fusoHorario": zone})
 	})
 	b.srv = httptest.NewServer(mux)
 	t.Cleanup(b.srv.Close)

@@ -7,24 +7,35 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
+	"strings"
 	"time"
 	_ "time/tzdata" // the company time zone must load in a minimal container
 
 	"github.com/ardanlabs/conf/v3"
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+	"github.com/ponto/ponto/services/timekeeping/internal/verificacao"
 )
 
 const name = "timekeeping"
@@ -57,9 +68,25 @@ type Config struct {
 	// REPDesenvolvedor is the CNPJ (or CPF) of the REP-P's developer, in
 	// every AFD header.
 	REPDesenvolvedor string `conf:"env:REP_DESENVOLVEDOR,help:CNPJ or CPF of the REP-P developer"`
-	// TimeZone is the companies' time zone: it decides each punch's workday
-	// and the local times of reports.
-	TimeZone string `conf:"env:COMPANY_TIME_ZONE,default:America/Sao_Paulo,help:IANA time zone of the companies"`
+	// REPDesenvolvedorNome and REPDesenvolvedorEmail are the developer's
+	// legal name and e-mail, in the AEJ's type-08 record (the treatment
+	// program's identification).
+	REPDesenvolvedorNome  string `conf:"env:REP_DESENVOLVEDOR_NOME,default:ponto,help:legal name of the REP-P and treatment program developer (AEJ)"`
+	REPDesenvolvedorEmail string `conf:"env:REP_DESENVOLVEDOR_EMAIL,default:nao-informado,help:e-mail of the treatment program developer (AEJ)"`
+	// TimeZone is the zone of a company whose record names none (each
+	// company's own fusoHorario, kept by company-billing, decides its
+	// workdays).
+	TimeZone string `conf:"env:COMPANY_TIME_ZONE,default:America/Sao_Paulo,help:IANA time zone of a company whose record names none"`
+	// ZoneCacheTTL is how long the service keeps a company's time zone: a
+	// change reaches punches that much later; 0 asks on every request.
+	ZoneCacheTTL time.Duration `conf:"env:ZONE_CACHE_TTL,default:60s,help:how long a company's time zone is reused (0: no cache)"`
+	// ChainAuditInterval is how often the chain audit (chainaudit) goes
+	// over the records written since its last run; 0 turns it off.
+	// UnavailableAfter is how long punches must be refused because the
+	// database cannot be reached before the outage is recorded (AFD type 6,
+	// 08 and 07) for the companies whose punches were refused; 0 never.
+	UnavailableAfter   time.Duration `conf:"env:UNAVAILABLE_AFTER,default:1m,help:outage length recorded as AFD type-6 events (0: never)"`
+	ChainAuditInterval time.Duration `conf:"env:CHAIN_AUDIT_INTERVAL,default:5m,help:how often every company's chain is re-verified incrementally (0: never)"`
 	// EmployeeCacheTTL is how long a clock-in keeps an employee record it
 	// fetched, and so how late it sees a deactivation or a new name or CPF
 	// made in the employee service (see employee.Cached); 0 fetches on
@@ -69,6 +96,23 @@ type Config struct {
 	// places: a change made through another replica counts there that much
 	// later (this replica's own changes at once); 0 queries on every punch.
 	LocaisCacheTTL time.Duration `conf:"env:LOCAIS_CACHE_TTL,default:10s,help:how long clock-ins reuse a company's work places (0: no cache)"`
+	// Signing is the A1 certificate that signs the AFD (CAdES .p7s) and
+	// the receipts and timesheets (PAdES); none leaves them unsigned.
+	Signing signature.Config
+	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
+	Redis redisclient.Config
+	// Rate: RATE_PER_TOKEN, and RATE_PER_IP on the one route without a
+	// token (the receipt check, which VERIFICACAO_RATE bounds further).
+	Rate ratelimit.Config
+	// PublicBaseURL is where clients reach ponto (the ingress), e.g.
+	// https://ponto.example.com: receipts carry a QR code of
+	// PublicBaseURL/verificacao/{hash}. Empty: no QR code.
+	PublicBaseURL string `conf:"env:PUBLIC_BASE_URL,help:public URL of the ingress, for the receipts' QR code (empty: none)"`
+	// VerificacaoRate bounds each client address's public receipt checks,
+	// shared by every replica (Redis): each check walks a chain.
+	VerificacaoRate ratelimit.Rate `conf:"env:VERIFICACAO_RATE,default:30/min,help:public receipt checks per client IP (N/s, N/min or N/h)"`
+	// Atestado fills the technical certificate (Anexo VII).
+	Atestado atestado.Config
 }
 
 // Validate checks what conf's tags cannot, so that a bad zone or REP identity
@@ -84,6 +128,10 @@ func (c *Config) Validate() error {
 	// computes the reports' local times, does not know that name.
 	if _, err := time.LoadLocation(c.TimeZone); err != nil || c.TimeZone == "" || c.TimeZone == "Local" {
 		return fmt.Errorf("COMPANY_TIME_ZONE %q: want an IANA time zone such as America/Sao_Paulo", c.TimeZone)
+	}
+	if u, err := url.Parse(c.PublicBaseURL); c.PublicBaseURL != "" &&
+		(err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
+		return fmt.Errorf("PUBLIC_BASE_URL %q: want an http(s) URL such as https://ponto.example.com", c.PublicBaseURL)
 	}
 	for name, ttl := range map[string]time.Duration{"EMPLOYEE_CACHE_TTL": c.EmployeeCacheTTL,
 		"LOCAIS_CACHE_TTL": c.LocaisCacheTTL} {
@@ -113,9 +161,16 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	case "":
 	case "migrate":
 		log.Info("migrating database")
-		return database.Migrate(ctx, cfg.DB.URL, migrations)
+		return cfg.DB.Migrate(ctx, migrations, log)
 	default:
 		return fmt.Errorf("unknown command %q (known: migrate)", cmd)
+	}
+
+	// The certificate first: a wrong password or an expired certificate
+	// stops the start-up before anything else is opened.
+	signer, err := openSigner(ctx, cfg.Signing, log)
+	if err != nil {
+		return err
 	}
 
 	// -------------------------------------------------------------------------
@@ -140,6 +195,22 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	rdb, err := redisclient.Open(cfg.Redis)
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	defer rdb.Close()
+	// Revocations first: a deactivated employee's request is refused
+	// without spending his budget.
+	verifier.AddGuards(revocation.Watch(ctx, rdb, log, revocation.DefaultReload).Guard)
+	limits := ratelimit.New(rdb, name+":", log)
+	if err := limits.GuardTokens(verifier, cfg.Rate); err != nil {
+		return err
+	}
+	checkLimits, err := verificacaoLimits(limits, cfg)
+	if err != nil {
+		return err
+	}
 	zone, err := time.LoadLocation(cfg.TimeZone)
 	if err != nil {
 		return err
@@ -148,19 +219,99 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		db:        db,
 		employees: employee.New(string(cfg.EmployeeInternalURL)),
 		companies: empresa.New(string(cfg.CompanyBillingInternalURL)),
-		clock:     clock.New(zone, time.Now),
-		rep:       afd.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
+		clock:     clock.New(time.Now),
+		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
+		ptrp:      ptrp(cfg, build),
+		signer:    signer,
+
+		verificacaoURL:    verificacaoURL(cfg.PublicBaseURL),
+		verificacaoLimits: checkLimits,
+		atestado:          cfg.Atestado,
 
 		employeeCacheTTL: cfg.EmployeeCacheTTL,
 		locaisCacheTTL:   cfg.LocaisCacheTTL,
+		zoneCacheTTL:     cfg.ZoneCacheTTL,
+		unavailableAfter: cfg.UnavailableAfter,
+		log:              log,
+		defaultZone:      zone,
 	}
 
 	// -------------------------------------------------------------------------
 	// Servers
 
-	srv := httpserver.New(name, cfg.HTTP, log,
-		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
-	)
+	checks := []httpserver.Check{{Name: "postgres", Ping: database.Ping(db)}}
+	if signer != nil {
+		checks = append(checks, signer.Check())
+	}
+	srv := httpserver.New(name, cfg.HTTP, log, checks...)
+	if signer != nil {
+		srv.Metrics.Registry.MustRegister(signer.Gauge(prometheus.Labels{"service": name}))
+	}
 	mountRoutes(srv, verifier, deps)
+
+	// -------------------------------------------------------------------------
+	// Chain audit
+
+	if cfg.ChainAuditInterval > 0 {
+		auditor := chainaudit.New(db, log, time.Now)
+		srv.Metrics.Registry.MustRegister(auditor.Collectors()...)
+		go auditor.Run(ctx, cfg.ChainAuditInterval)
+	}
 	return srv.Run(ctx)
+}
+
+// verificacaoLimits bound the public receipt check per client address:
+// RATE_PER_IP as on every route without a token, then VERIFICACAO_RATE,
+// closed when Redis is down (each check walks a chain; nothing urgent
+// waits on it).
+func verificacaoLimits(limits *ratelimit.Limiter, cfg Config) ([]fiber.Handler, error) {
+	perIP, err := limits.PerIP("public", cfg.Rate.PerIP, ratelimit.FailOpen)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := limits.PerIP("verificacao", cfg.VerificacaoRate, ratelimit.FailClosed)
+	if err != nil {
+		return nil, err
+	}
+	return []fiber.Handler{perIP, checks}, nil
+}
+
+// verificacaoURL is the public check's URL up to the hash; empty without
+// a public base URL.
+func verificacaoURL(base string) string {
+	if base == "" {
+		return ""
+	}
+	return strings.TrimSuffix(base, "/") + verificacao.Path
+}
+
+// openSigner loads the signing certificate and watches its files until
+// ctx ends; nil (unsigned outputs, said in the log) when none is
+// configured.
+func openSigner(ctx context.Context, cfg signature.Config, log *slog.Logger) (*signature.Signer, error) {
+	if !cfg.Enabled() {
+		log.Warn("no signing certificate (SIGNING_CERT_FILE): the AFD, receipts and timesheets are unsigned")
+		return nil, nil
+	}
+	signer, err := signature.Open(cfg, log, time.Now)
+	if err != nil {
+		return nil, err
+	}
+	cert := signer.Certificate()
+	log.Info("signing certificate loaded", "subject", cert.Subject(),
+		"not_after", cert.Leaf.NotAfter.UTC().Format(time.RFC3339))
+	go signer.Watch(ctx)
+	return signer, nil
+}
+
+// ptrp identifies the treatment program in the AEJ (type 08): ponto, its
+// build (cut to the layout's 8 characters), the developer of the REP-P
+// (zeros when not configured, as in the AFD's header).
+func ptrp(cfg Config, build string) core.AEJPTRP {
+	dev := cfg.REPDesenvolvedor
+	if dev == "" {
+		dev = "00000000000000"
+	}
+	return core.AEJPTRP{Nome: "ponto", Versao: build[:min(len(build), 8)], Desenvolvedor: dev,
+		RazaoNome: cfg.REPDesenvolvedorNome, Email: cfg.REPDesenvolvedorEmail}
 }

@@ -4,12 +4,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/ponto/ponto/pkg/database/dbtest"
 )
 
 func TestClockInFourPunchDayAndSplitShift(t *testing.T) {
@@ -153,10 +158,14 @@ func TestClockInIdempotencyKey(t *testing.T) {
 // chainHash recomputes a punch's hash as README.md documents it, on its
 // own: SHA-256 over the AFD type-7 record's first 73 characters followed
 // by the previous hash.
-func chainHash(nsr int64, at time.Time, offsetMin int, cpf12, coletor, previous string) string {
+func chainHash(nsr int64, at time.Time, offsetMin int, cpf12, coletor, previous string, versao int) string {
 	l := at.In(time.FixedZone("", offsetMin*60))
-	rec := fmt.Sprintf("%09d", nsr) + "7" + l.Format("2006-01-02T15:04") + ":00" + l.Format("-0700") +
-		cpf12 + l.Format("2006-01-02T15:04:05-0700") + coletor + "0"
+	dh := l.Format("2006-01-02T15:04") + ":00" + l.Format("-0700")
+	recorded := dh // version 2: every DH field ends in :00
+	if versao == 1 {
+		recorded = l.Format("2006-01-02T15:04:05-0700")
+	}
+	rec := fmt.Sprintf("%09d", nsr) + "7" + dh + cpf12 + recorded + coletor + "0"
 	if len(rec) != 73 {
 		panic("type-7 prefix of " + fmt.Sprint(len(rec)) + " characters")
 	}
@@ -219,9 +228,10 @@ func TestConcurrentPunchesGetGaplessNSRsAndAVerifiableChain(t *testing.T) {
 // chains to the previous punch's.
 func verifyChain(t *testing.T, e *env, empresa int64, n int, cpfs map[int64]string) {
 	t.Helper()
-	rows, err := e.db.Query(context.Background(), `SELECT nsr, funcionario_id, horario_registro, fuso_minutos, cpf, coletor, hash
+	rows, err := e.db.Query(context.Background(), `SELECT nsr, funcionario_id, horario_registro, fuso_minutos, cpf, coletor, hash,
+			hash_versao
 		FROM registros_ponto WHERE empresa_id = $1
-		UNION ALL SELECT nsr, funcionario_id, gravado_em, fuso_minutos, cpf, operacao, NULL
+		UNION ALL SELECT nsr, funcionario_id, gravado_em, fuso_minutos, cpf, operacao, NULL, NULL
 		FROM empregados_rep WHERE empresa_id = $1 ORDER BY nsr`, empresa)
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +246,8 @@ func verifyChain(t *testing.T, e *env, empresa int64, n int, cpfs map[int64]stri
 		var offset int
 		var cpf12, coletor string
 		var hash *string
-		if err := rows.Scan(&nsr, &funcionario, &at, &offset, &cpf12, &coletor, &hash); err != nil {
+		var versao *int
+		if err := rows.Scan(&nsr, &funcionario, &at, &offset, &cpf12, &coletor, &hash, &versao); err != nil {
 			t.Fatal(err)
 		}
 		count++
@@ -262,7 +273,7 @@ func verifyChain(t *testing.T, e *env, empresa int64, n int, cpfs map[int64]stri
 		if !included[funcionario] || coletor != "01" {
 			t.Fatalf("NSR %d: punch of employee %d not included before, or collector %q", nsr, funcionario, coletor)
 		}
-		if want := chainHash(nsr, at, offset, cpf12, coletor, previous); *hash != want {
+		if want := chainHash(nsr, at, offset, cpf12, coletor, previous, *versao); *hash != want {
 			t.Fatalf("company %d NSR %d: hash %s, recomputed %s", empresa, nsr, *hash, want)
 		}
 		previous = *hash
@@ -291,6 +302,24 @@ func TestPunchesAreAppendOnlyInTheDatabase(t *testing.T) {
 		map[string]any{"dataSolicitar": "2024-03-04T11:05:00.000Z", "funcionarioId": w.id, "motivo": "esqueci"}), 200)
 
 	ctx := context.Background()
+	// The service's own role holds SELECT and INSERT only, and owns
+	// nothing: PostgreSQL refuses before any trigger runs.
+	records := map[string]string{"registros_ponto": "tipo", "empregados_rep": "nome", "faltas": "data",
+		"ajustes_historico": "motivo"}
+	var asService []string
+	for table, column := range records {
+		asService = append(asService, `UPDATE `+table+` SET `+column+` = `+column, `DELETE FROM `+table,
+			`TRUNCATE `+table+` CASCADE`, `ALTER TABLE `+table+` DISABLE TRIGGER ALL`,
+			`ALTER TABLE `+table+` DISABLE TRIGGER USER`, `DROP TABLE `+table+` CASCADE`)
+	}
+	for _, sql := range asService {
+		_, err := e.db.Exec(ctx, sql)
+		if pgErr := (*pgconn.PgError)(nil); !errors.As(err, &pgErr) || pgErr.Code != "42501" {
+			t.Errorf("%s as the service role: err = %v, want permission denied", sql, err)
+		}
+	}
+	// The owner, who migrates, still meets the append-only triggers.
+	owner := dbtest.AsOwner(t, e.dbURL)
 	for _, sql := range []string{
 		`UPDATE registros_ponto SET horario_registro = horario_registro - interval '1 hour'`,
 		`UPDATE registros_ponto SET tipo = 'saída'`,
@@ -300,10 +329,12 @@ func TestPunchesAreAppendOnlyInTheDatabase(t *testing.T) {
 		`DELETE FROM faltas`,
 		`UPDATE ajustes_historico SET motivo = 'outro'`,
 		`DELETE FROM ajustes_historico`,
+		`UPDATE empregados_rep SET nome = 'outro'`,
+		`TRUNCATE empregados_rep`,
 	} {
-		_, err := e.db.Exec(ctx, sql)
+		_, err := owner.Exec(ctx, sql)
 		if err == nil || !strings.Contains(err.Error(), "aceita apenas inclusões") {
-			t.Errorf("%s: err = %v, want the database to refuse", sql, err)
+			t.Errorf("%s as the owner: err = %v, want the triggers to refuse", sql, err)
 		}
 	}
 	var at time.Time

@@ -1,25 +1,39 @@
 package main
 
 import (
+	"log/slog"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/abono"
+	"github.com/ponto/ponto/services/timekeeping/internal/aej"
 	"github.com/ponto/ponto/services/timekeeping/internal/afdexport"
 	"github.com/ponto/ponto/services/timekeeping/internal/ajuste"
+	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
+	"github.com/ponto/ponto/services/timekeeping/internal/cadeia"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
+	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 	"github.com/ponto/ponto/services/timekeeping/internal/espelho"
+	"github.com/ponto/ponto/services/timekeeping/internal/eventos"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
+	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	locais "github.com/ponto/ponto/services/timekeeping/internal/local"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
+	"github.com/ponto/ponto/services/timekeeping/internal/verificacao"
 )
 
 // dependencies are what the routes use: the database, the peers'
@@ -30,16 +44,39 @@ type dependencies struct {
 	employees *employee.Client
 	companies *empresa.Client
 	clock     *clock.Clock
-	rep       afd.REP
+	rep       core.REP
+	ptrp      core.AEJPTRP
+	// signer signs the AFD and the PDFs; nil when no certificate is
+	// configured (outputs unsigned).
+	signer *signature.Signer
+	// verificacaoURL is the public check's URL up to the hash, for the
+	// receipts' QR code (empty: none); verificacaoLimits its rate limits
+	// per client address.
+	verificacaoURL    string
+	verificacaoLimits []fiber.Handler
+	// atestado fills the technical certificate.
+	atestado atestado.Config
 	// employeeCacheTTL: the clock-in's employee records (employee.Cached).
 	employeeCacheTTL time.Duration
 	// locaisCacheTTL: each company's work places for the geofence check.
 	locaisCacheTTL time.Duration
+	// zoneCacheTTL: each company's time zone; defaultZone is the zone of
+	// a company whose record names none.
+	zoneCacheTTL time.Duration
+	defaultZone  *time.Location
+	// unavailableAfter is how long punches must be refused (the database
+	// unreachable) before the outage is recorded as AFD type-6 events;
+	// 0: never recorded. log reports what cannot be recorded.
+	unavailableAfter time.Duration
+	log              *slog.Logger
 }
 
-// mountRoutes registers every route of the service, all public and behind
-// the token verifier (each handler package names the roles of its routes).
-// The service has no internal API of its own.
+// mountRoutes registers every route of the service, all public and, but
+// for the receipt check, behind the token verifier (each handler package
+// names the roles of its routes). The service has no internal API of its
+// own.
+//
+//	GET  /verificacao/{hash}                                 none       verificacao
 //
 //	POST /registropontos                                     employee   registro
 //	GET  /registropontos/me                                  employee   registro
@@ -50,6 +87,8 @@ type dependencies struct {
 //	POST /registropontos/{funcionarioId}/marcar-falta/{data} company    falta
 //	GET  /registropontos/departamento/{departamento}         company    relatorio
 //	GET  /registropontos/afd                                 company    afdexport
+//	GET  /registropontos/aej                                 company    aej
+//	GET  /registropontos/atestado-tecnico                    company    atestado
 //	GET  /registropontos/{registroId}/comprovante            both       comprovante
 //	GET  /registropontos/funcionario/{funcionarioId}/espelho both       espelho
 //	POST /registropontos/feriados                            company    feriado
@@ -58,22 +97,62 @@ type dependencies struct {
 //	POST /registropontos/locais-trabalho                     company    local
 //	GET  /registropontos/locais-trabalho                     company    local
 //	DEL  /registropontos/locais-trabalho/{localId}           company    local
+//	GET  /registropontos/cadeia                              company    cadeia
+//	DEL  /registropontos/{funcionarioId}/marcar-falta/{data} company    falta
+//	POST /registropontos/funcionario/{funcionarioId}/marcacoes company  tratamento
+//	PUT  /registropontos/{registroId}/desconsiderar          company    tratamento
+//	PUT  /registropontos/{registroId}/reconsiderar           company    tratamento
+//	POST /registropontos/funcionario/{funcionarioId}/abonos  company    abono
+//	GET  /registropontos/funcionario/{funcionarioId}/abonos  company    abono
+//	POST /registropontos/abonos/{abonoId}/cancelar           company    abono
+//	POST /registropontos/solicitacoes                        employee   tratamento
+//	GET  /registropontos/solicitacoes                        company    tratamento
+//	PUT  /registropontos/solicitacoes/{id}/aprovar|reprovar  company    tratamento
+//	POST /registropontos/fechamentos                         company    fechamento
+//	GET  /registropontos/fechamentos                         company    fechamento
+//	POST /registropontos/fechamentos/{fechamentoId}/reabrir  company    fechamento
+//	GET  /registropontos/fechamentos/ciencias                company    fechamento
+//	PUT  /registropontos/funcionario/{funcionarioId}/espelho/ciencia employee (himself) fechamento
+//
+// Internal listener (service to service):
+//
+//	POST /internal/eventos        company-billing, employee   eventos
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependencies) {
+	clockIns := newClockInMetrics()
+	srv.Metrics.MustRegister(append(clockIns.collectors(), database.Collector(d.db))...)
 	registros := registro.NewStore(d.db, d.clock)
+	registros.ObserveBatches(clockIns.observe)
+	zones := fuso.New(d.companies, d.zoneCacheTTL, d.defaultZone)
+	if d.unavailableAfter > 0 {
+		registros.WatchAvailability(disponibilidade.NewMonitor(d.unavailableAfter,
+			disponibilidade.NewStore(d.db, zones.Empresa), d.log))
+	}
+	workdays := fuso.Workdays{Employees: d.employees, Zones: zones}
 	places := locais.NewStore(d.db, d.locaisCacheTTL)
 	// Only the clock-in reads employees through the cache: the other
 	// routes are rare and show or check the current record.
 	clockInEmployees := employee.NewCached(d.employees, d.employeeCacheTTL, employee.CacheSize)
 
+	// Before the verifier's group: the check needs no token.
+	verificacao.NewHandlers(verificacao.NewStore(d.db), d.companies, d.verificacaoLimits...).Public(srv.Public)
 	public := srv.Public.Group("", verifier.Middleware())
-	registro.NewHandlers(registros, clockInEmployees, d.clock, places).Public(public)
-	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock).Public(public)
-	falta.NewHandlers(falta.NewStore(d.db), d.employees, d.clock).Public(public)
+	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).Public(public)
+	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
+	falta.NewHandlers(falta.NewStore(d.db), d.employees, d.clock, zones).Public(public)
 	relatorios := relatorio.NewStore(d.db)
-	relatorio.NewHandlers(relatorios, d.employees, d.clock).Public(public)
-	afdexport.NewHandlers(afdexport.NewStore(d.db), d.companies, d.clock, d.rep).Public(public)
-	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep).Public(public)
-	espelho.NewHandlers(espelho.NewStore(d.db), relatorios, d.employees, d.companies, d.clock).Public(public)
-	feriado.NewHandlers(d.db, d.clock).Public(public)
+	relatorio.NewHandlers(relatorios, d.employees, d.clock, zones).Public(public)
+	afdexport.NewHandlers(afdexport.NewStore(d.db), d.clock, zones, d.rep, d.signer).Public(public)
+	aej.NewHandlers(aej.NewStore(d.db), d.employees, d.clock, zones, d.rep, d.ptrp, d.signer).Public(public)
+	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep, d.signer,
+		d.verificacaoURL).Public(public)
+	espelho.NewHandlers(espelho.NewStore(d.db), relatorios, d.employees, d.companies, d.clock, zones, d.signer).Public(public)
+	atestado.NewHandlers(d.atestado, d.rep, d.clock, build).Public(public)
+	feriado.NewHandlers(d.db, d.clock, zones).Public(public)
 	locais.NewHandlers(places, d.clock).Public(public)
+	cadeia.NewHandlers(d.db).Public(public)
+	tratamento.NewHandlers(tratamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
+	abono.NewHandlers(abono.NewStore(d.db), d.employees, d.clock, zones).Public(public)
+	fechamento.NewHandlers(fechamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
+
+	eventos.NewHandlers(d.db, zones, d.clock.Now).Internal(srv.Internal)
 }

@@ -90,6 +90,17 @@ type ChainCheck struct {
 	seed.ChainReport
 	OK    bool   `json:"ok"`
 	Error string `json:"erro,omitempty"`
+	// Audit is the service's own periodic audit (chainaudit) run once over
+	// every chain from its start: its cost per record.
+	Audit AuditCost `json:"auditoria"`
+}
+
+// AuditCost is what a full chain audit cost.
+type AuditCost struct {
+	Records int64 `json:"registros"`
+	// WallMicrosPerRecord is the audit's duration per record verified.
+	WallMicrosPerRecord float64 `json:"microsPorRegistro"`
+	Broken              int     `json:"quebradas"`
 }
 
 // Target is one of the issue's goals, judged on the services' own ports.
@@ -259,6 +270,10 @@ func (rep *Report) Print(w io.Writer) {
 	}
 	if !rep.Chains.OK {
 		fmt.Fprintf(w, "  cadeias: %s\n", rep.Chains.Error)
+	}
+	if a := rep.Chains.Audit; a.Records > 0 {
+		fmt.Fprintf(w, "  auditoria das cadeias (chainaudit, do início): %d registros, %.1f µs por registro\n",
+			a.Records, a.WallMicrosPerRecord)
 	}
 	for _, t := range rep.Targets {
 		if !t.Met {

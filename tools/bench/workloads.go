@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -54,6 +55,7 @@ func (r *runner) workloads(rep *Report) []workload {
 	single := r.clockInPool([]seed.Company{r.data.Big})
 	logins := &loginState{}
 	report := &reportState{}
+	receipt := &receiptState{}
 	return []workload{
 		{name: "clockin-spread", title: fmt.Sprintf("registro de ponto, %d empresas", len(r.data.Spread)),
 			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
@@ -78,6 +80,75 @@ func (r *runner) workloads(rep *Report) []workload {
 			op:      func(string) load.Op { return reportOp(report, true) }},
 		{name: "photo", title: "foto de perfil, JPEG de 1 MiB", service: "media", also: []string{"employee"},
 			conns: 4, op: func(string) load.Op { return r.photo() }},
+		{name: "receipt-signed", title: "comprovante PDF assinado (PAdES)", service: "timekeeping",
+			also: []string{"company-billing"}, conns: 4,
+			prepare: func(ctx context.Context) error { return r.prepareReceipt(ctx, receipt) },
+			op:      func(string) load.Op { return receiptOp(receipt, true) }},
+		{name: "receipt-unsigned", title: "comprovante PDF sem assinatura", service: "timekeeping",
+			also: []string{"company-billing"}, conns: 4,
+			prepare: func(ctx context.Context) error { return r.prepareReceipt(ctx, receipt) },
+			op:      func(string) load.Op { return receiptOp(receipt, false) }},
+	}
+}
+
+// receiptState is the punch whose receipt the receipt workloads ask for.
+type receiptState struct {
+	auth []byte
+	path string
+}
+
+// prepareReceipt clocks one employee in once (through the gateway) and
+// keeps his punch's receipt path.
+func (r *runner) prepareReceipt(ctx context.Context, st *receiptState) error {
+	if st.path != "" {
+		return nil
+	}
+	p := r.clockInPool(r.data.Spread[:1])[0]
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.stack.GatewayURL()+"/registropontos",
+		strings.NewReader(string(p.body)))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", string(p.auth))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		ID int64 `json:"id"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &out) != nil || out.ID == 0 {
+		return fmt.Errorf("registro para o comprovante: %d %.200s", resp.StatusCode, raw)
+	}
+	st.auth, st.path = p.auth, "/registropontos/"+strconv.FormatInt(out.ID, 10)+"/comprovante"
+	return nil
+}
+
+// receiptOp is GET /registropontos/{id}/comprovante by the punch's
+// employee: signed (the default, PAdES by the stack's development
+// certificate) or with assinar=false, to measure what signing costs.
+func receiptOp(st *receiptState, signed bool) load.Op {
+	path := st.path
+	if !signed {
+		path += "?assinar=false"
+	}
+	return func(w *load.Worker) error {
+		req, resp := w.Req, w.Resp
+		load.Request(req, fasthttp.MethodGet, path, "")
+		req.Header.SetBytesV("Authorization", st.auth)
+		if err := w.Do(req, resp); err != nil {
+			return err
+		}
+		if err := load.Expect(resp, http.StatusOK); err != nil {
+			return err
+		}
+		if got := bytes.Contains(resp.Body(), []byte("/ETSI.CAdES.detached")); got != signed {
+			return fmt.Errorf("comprovante: assinatura PAdES %v, esperava %v", got, signed)
+		}
+		return nil
 	}
 }
 
@@ -315,9 +386,7 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 			return err
 		}
 		st.token = tok
-		if st.sql, err = floor.LoadReportSQL(filepath.Join(r.opts.RepoRoot, floor.ReportSourceDir)); err != nil {
-			return err
-		}
+		st.sql = floor.LoadReportSQL()
 		if st.staff, err = floor.LoadDepartment(ctx, r.pools["employee"], r.data.Big.ID, seed.Department); err != nil {
 			return err
 		}
@@ -326,7 +395,7 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 		}
 		inicio, fim := r.data.Inicio, r.data.Fim
 		st.params = func(staff []floor.Staff) floor.ReportParams {
-			return floor.Params(r.data.Big.ID, inicio, fim, zoneName, staff)
+			return floor.Params(r.data.Big.ID, inicio, fim, staff)
 		}
 		st.path = "/registropontos/departamento/" + url.PathEscape(seed.Department) +
 			"?inicio=" + inicio.Format(time.DateOnly) + "&fim=" + fim.Format(time.DateOnly)

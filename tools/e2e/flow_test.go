@@ -164,6 +164,9 @@ func TestWorkdayThroughTheGateway(t *testing.T) {
 		Body: map[string]string{"refreshToken": f.Refresh}}).expect(t, http.StatusNoContent)
 	api.do(t, request{Method: http.MethodPost, Path: "/auth/refresh-token", CheckRequest: true,
 		Body: map[string]string{"refreshToken": f.Refresh}}).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+
+	// After the day, Prometheus can scrape every service.
+	checkMetrics(t, e)
 }
 
 func checkRegistration(t *testing.T, c *company) {
@@ -313,6 +316,7 @@ func checkEspelho(t *testing.T, e *env, c *company, f *employee, day time.Time, 
 	if !bytes.HasPrefix(receipt.Body, []byte("%PDF-")) || receipt.Header.Get("Content-Type") != "application/pdf" {
 		t.Errorf("comprovante: %s, %.40q; want a PDF", receipt.Header.Get("Content-Type"), receipt.Body)
 	}
+	checkSigned(t, e, c, entrada, receipt.Body)
 }
 
 // checkReportCSV reads the same report as CSV and compares it with the

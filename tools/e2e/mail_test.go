@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -68,21 +69,31 @@ func (m *mailbox) deliver(msg receivedMail) {
 // next waits for the next message to rcpt and takes it out of the box.
 func (m *mailbox) next(t testing.TB, rcpt string) receivedMail {
 	t.Helper()
+	msg, err := m.wait(rcpt, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg
+}
+
+// wait is next for callers outside the test's goroutine: it returns an
+// error instead of failing the test.
+func (m *mailbox) wait(rcpt string, timeout time.Duration) (receivedMail, error) {
 	key := strings.ToLower(rcpt)
-	deadline := time.After(30 * time.Second)
+	deadline := time.After(timeout)
 	for {
 		m.mu.Lock()
 		if msgs := m.byRcpt[key]; len(msgs) > 0 {
 			m.byRcpt[key] = msgs[1:]
 			m.mu.Unlock()
-			return msgs[0]
+			return msgs[0], nil
 		}
 		m.mu.Unlock()
 		select {
 		case <-m.arrived:
 		case <-time.After(200 * time.Millisecond):
 		case <-deadline:
-			t.Fatalf("no e-mail arrived for %s in 30 s", rcpt)
+			return receivedMail{}, fmt.Errorf("no e-mail arrived for %s in %s", rcpt, timeout)
 		}
 	}
 }
@@ -92,10 +103,22 @@ var codeLine = regexp.MustCompile(`(?m)^\s*(\d{6})\s*$`)
 // code reads the login code from the next message to rcpt.
 func (m *mailbox) code(t testing.TB, rcpt string) string {
 	t.Helper()
-	msg := m.next(t, rcpt)
+	code, err := m.waitCode(rcpt, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
+// waitCode is code for callers outside the test's goroutine.
+func (m *mailbox) waitCode(rcpt string, timeout time.Duration) (string, error) {
+	msg, err := m.wait(rcpt, timeout)
+	if err != nil {
+		return "", err
+	}
 	found := codeLine.FindAllStringSubmatch(msg.Body, -1)
 	if len(found) != 1 {
-		t.Fatalf("the e-mail to %s should have exactly one line with the 6-digit code:\n%s", rcpt, msg.Body)
+		return "", fmt.Errorf("the e-mail to %s should have exactly one line with the 6-digit code:\n%s", rcpt, msg.Body)
 	}
-	return found[0][1]
+	return found[0][1], nil
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -158,8 +159,18 @@ func (e *env) stackOptions() (stack.Options, error) {
 				// than a person would.
 				"AUTH_RATE_PER_IP=100000", "AUTH_RATE_PER_EMAIL=1000", "AUTH_RATE_CODES_PER_HOUR=1000",
 			},
-			"company-billing": {"STRIPE_WEBHOOK_SECRET=" + webhookSecret},
+			"company-billing": {"STRIPE_WEBHOOK_SECRET=" + webhookSecret,
+				// The registrations of all the tests come from 127.0.0.1;
+				// TestRegistrationRateLimit spends a budget of 125 from an
+				// address of its own (the 126th is refused).
+				"RATE_REGISTRATION=" + registrationRate},
+			// A known key: TestWebRenewsAnExpiredToken seals sessions itself.
+			"web": {"WEB_SESSION_KEY=" + base64.StdEncoding.EncodeToString(webSessionKey)},
 		},
+	}
+	for _, s := range []string{"auth", "company-billing", "employee", "timekeeping", "media"} {
+		// One address and a few tokens make every request of the suite.
+		opts.ServiceEnv[s] = append(opts.ServiceEnv[s], "RATE_PER_IP=1000000/min", "RATE_PER_TOKEN=1000000/min")
 	}
 	if err := reuseTestDeps(&opts); err != nil {
 		return opts, err

@@ -60,10 +60,17 @@ type matrix struct {
 	r1, r2, r3 obj
 	// feriado and localID are company A's holiday and work place, to
 	// remove.
-	feriado  string
-	localID  int64
-	adminTok string
-	expired  string
+	feriado string
+	localID int64
+	// abonoID is an abono of E1 to cancel; fechamentoID a closing of
+	// company A to reopen (January 2002); January 2003 stays closed for
+	// E1's acknowledgement.
+	abonoID, fechamentoID int64
+	// solicitacoes are two inclusion requests of E1, to approve and to
+	// reject.
+	solicitacoes [2]int64
+	adminTok     string
+	expired      string
 }
 
 func (m *matrix) token(c caller) string {
@@ -122,6 +129,11 @@ func rows() []row {
 			return r
 		}
 	}
+	jsonPostPath := func(path func(m *matrix) string, body any) func(testing.TB, *matrix, caller) request {
+		return func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodPost, Path: path(m), Token: m.token(c), Body: body}
+		}
+	}
 	fixed := func(p string) func(*matrix) string { return func(*matrix) string { return p } }
 	return []row{
 		// auth: public routes, the token changes nothing.
@@ -145,6 +157,9 @@ func rows() []row {
 		// company-billing
 		{"POST", "/empresas", jsonPost("/empresas", func(*matrix) any { return map[string]any{} }), everyone(http.StatusBadRequest)},
 		{"GET", "/empresas/me", get(fixed("/empresas/me")), onlyCompanyList},
+		{"PATCH", "/empresas/me", func(t testing.TB, m *matrix, c caller) request { // the zone the companies already have
+			return request{Method: http.MethodPatch, Path: "/empresas/me", Token: m.token(c), Body: map[string]any{"fusoHorario": "America/Sao_Paulo"}}
+		}, onlyCompanyList},
 		{"GET", "/admin/empresas", get(fixed("/admin/empresas")), adminOnly},
 		{"PUT", "/admin/empresas/{empresaId}/bloquear", put(func(m *matrix) string { return "/admin/empresas/" + itoa(m.c.ID) + "/bloquear" }, nil), adminOnly},
 		{"PUT", "/admin/empresas/{empresaId}/desbloquear", put(func(m *matrix) string { return "/admin/empresas/" + itoa(m.c.ID) + "/desbloquear" }, nil), adminOnly},
@@ -206,10 +221,20 @@ func rows() []row {
 			return "/registropontos/" + itoa(m.r1.int("id")) + "/comprovante"
 		}), personOrCompany},
 		{"GET", "/registropontos/afd", get(fixed("/registropontos/afd")), onlyCompanyList},
+		{"GET", "/registropontos/aej", get(fixed("/registropontos/aej")), onlyCompanyList},
+		{"GET", "/registropontos/cadeia", get(fixed("/registropontos/cadeia")), onlyCompanyList},
+		{"GET", "/registropontos/atestado-tecnico", get(fixed("/registropontos/atestado-tecnico")), onlyCompanyList},
+		// Public: a receipt's check needs no token, and any token is ignored.
+		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),
+			everyone(http.StatusOK)},
 		{"POST", "/registropontos/feriados", jsonPost("/registropontos/feriados", func(*matrix) any {
 			return map[string]string{"data": randomDate(2099), "nome": "Feriado da matriz"}
 		}), onlyCompanyList},
 		{"GET", "/registropontos/feriados", get(fixed("/registropontos/feriados")), onlyCompanyList},
+		{"GET", "/registropontos/feriados/facultativos", get(fixed("/registropontos/feriados/facultativos")), onlyCompanyList},
+		{"PUT", "/registropontos/feriados/facultativos", put(fixed("/registropontos/feriados/facultativos"), func(*matrix) any {
+			return map[string]bool{"carnaval": false, "corpusChristi": false}
+		}), onlyCompanyList},
 		{"DELETE", "/registropontos/feriados/{data}", func(t testing.TB, m *matrix, c caller) request {
 			return request{Method: http.MethodDelete, Path: "/registropontos/feriados/" + m.feriado, Token: m.token(c)}
 		}, want{unath, unath, forb, forb, http.StatusNoContent, nf, forb}},
@@ -220,6 +245,61 @@ func rows() []row {
 		{"DELETE", "/registropontos/locais-trabalho/{localId}", func(t testing.TB, m *matrix, c caller) request {
 			return request{Method: http.MethodDelete, Path: "/registropontos/locais-trabalho/" + itoa(m.localID), Token: m.token(c)}
 		}, want{unath, unath, forb, forb, http.StatusNoContent, nf, forb}},
+
+		// timekeeping: the treatment program (after marcar-falta, whose
+		// absence the DELETE undoes)
+		{"DELETE", "/registropontos/{funcionarioId}/marcar-falta/{data}", func(t testing.TB, m *matrix, c caller) request {
+			day := localDate(t, m.r1.str("horarioRegistro")).AddDate(0, 0, -1).Format(time.DateOnly)
+			return request{Method: http.MethodDelete, Path: "/registropontos/" + itoa(m.e1.ID) + "/marcar-falta/" + day, Token: m.token(c),
+				Body: map[string]string{"motivo": "Falta lançada por engano"}}
+		}, want{unath, unath, forb, forb, http.StatusNoContent, nf, forb}},
+		{"POST", "/registropontos/funcionario/{funcionarioId}/marcacoes", func(t testing.TB, m *matrix, c caller) request {
+			at := parseISO(t, m.r1.str("horarioRegistro")).Add(-26 * time.Hour).Truncate(time.Minute)
+			return request{Method: http.MethodPost, Path: "/registropontos/funcionario/" + itoa(m.e1.ID) + "/marcacoes", Token: m.token(c),
+				Body: map[string]string{"horario": at.Format(time.RFC3339), "motivo": "Saída esquecida"}}
+		}, want{unath, unath, forb, forb, http.StatusCreated, nf, forb}},
+		{"PUT", "/registropontos/{registroId}/desconsiderar", put(func(m *matrix) string {
+			return "/registropontos/" + itoa(m.r1.int("id")) + "/desconsiderar"
+		}, func(*matrix) any { return map[string]string{"motivo": "Marcação em duplicidade"} }), companyOwned},
+		{"PUT", "/registropontos/{registroId}/reconsiderar", put(func(m *matrix) string {
+			return "/registropontos/" + itoa(m.r1.int("id")) + "/reconsiderar"
+		}, func(*matrix) any { return map[string]string{"motivo": "Desconsiderada por engano"} }), companyOwned},
+		{"POST", "/registropontos/solicitacoes", func(t testing.TB, m *matrix, c caller) request {
+			at := parseISO(t, m.r1.str("horarioRegistro")).Add(-25 * time.Hour).Truncate(time.Minute)
+			return request{Method: http.MethodPost, Path: "/registropontos/solicitacoes", Token: m.token(c),
+				Body: map[string]string{"horario": at.Format(time.RFC3339), "motivo": "Esqueci de registrar a saída"}}
+		}, want{unath, unath, http.StatusCreated, http.StatusCreated, forb, forb, forb}},
+		{"GET", "/registropontos/solicitacoes", get(fixed("/registropontos/solicitacoes")), onlyCompanyList},
+		{"PUT", "/registropontos/solicitacoes/{solicitacaoId}/aprovar", put(func(m *matrix) string {
+			return "/registropontos/solicitacoes/" + itoa(m.solicitacoes[0]) + "/aprovar"
+		}, nil), companyOwned},
+		{"PUT", "/registropontos/solicitacoes/{solicitacaoId}/reprovar", put(func(m *matrix) string {
+			return "/registropontos/solicitacoes/" + itoa(m.solicitacoes[1]) + "/reprovar"
+		}, nil), companyOwned},
+		{"POST", "/registropontos/funcionario/{funcionarioId}/abonos", func(t testing.TB, m *matrix, c caller) request {
+			day := localDate(t, m.r1.str("horarioRegistro")).AddDate(0, 0, -2).Format(time.DateOnly)
+			return request{Method: http.MethodPost, Path: "/registropontos/funcionario/" + itoa(m.e1.ID) + "/abonos", Token: m.token(c),
+				Body: map[string]string{"data": day, "inicio": "13:00", "fim": "17:00", "motivo": "Consulta médica", "tipo": "atestado_medico"}}
+		}, want{unath, unath, forb, forb, http.StatusCreated, nf, forb}},
+		{"GET", "/registropontos/funcionario/{funcionarioId}/abonos", get(func(m *matrix) string {
+			return "/registropontos/funcionario/" + itoa(m.e1.ID) + "/abonos"
+		}), companyOwned},
+		{"POST", "/registropontos/abonos/{abonoId}/cancelar", jsonPostPath(func(m *matrix) string {
+			return "/registropontos/abonos/" + itoa(m.abonoID) + "/cancelar"
+		}, map[string]string{"motivo": "Atestado recusado"}), companyOwned},
+		{"POST", "/registropontos/fechamentos", jsonPost("/registropontos/fechamentos", func(*matrix) any {
+			return map[string]string{"inicio": "2001-01-01", "fim": "2001-01-31"}
+		}), want{unath, unath, forb, forb, http.StatusCreated, http.StatusCreated, forb}},
+		{"GET", "/registropontos/fechamentos", get(fixed("/registropontos/fechamentos")), onlyCompanyList},
+		{"POST", "/registropontos/fechamentos/{fechamentoId}/reabrir", jsonPostPath(func(m *matrix) string {
+			return "/registropontos/fechamentos/" + itoa(m.fechamentoID) + "/reabrir"
+		}, map[string]string{"motivo": "Correção de atestado"}), companyOwned},
+		{"GET", "/registropontos/fechamentos/ciencias", get(func(m *matrix) string {
+			return "/registropontos/fechamentos/ciencias?mes=2003-01&departamento=" + url.QueryEscape(m.a.DeptNome)
+		}), companyOwned},
+		{"PUT", "/registropontos/funcionario/{funcionarioId}/espelho/ciencia", put(func(m *matrix) string {
+			return "/registropontos/funcionario/" + itoa(m.e1.ID) + "/espelho/ciencia?mes=2003-01"
+		}, nil), want{unath, unath, ok, nf, forb, forb, forb}},
 	}
 }
 
@@ -342,6 +422,19 @@ func newMatrix(t *testing.T, e *env) *matrix {
 	m.localID = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/locais-trabalho", Token: m.a.Token,
 		Body: map[string]any{"nome": "Sede", "latitude": -23.55052, "longitude": -46.633309, "raioMetros": 150}}).
 		expect(t, http.StatusOK).object(t).int("id")
+	m.abonoID = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/funcionario/" + itoa(m.e1.ID) + "/abonos",
+		Token: m.a.Token, Body: map[string]string{"data": localDate(t, m.r1.str("horarioRegistro")).AddDate(0, 0, -3).Format(time.DateOnly),
+			"motivo": "Folga compensatória", "tipo": "folga"}}).expect(t, http.StatusCreated).object(t).int("id")
+	m.fechamentoID = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/fechamentos", Token: m.a.Token,
+		Body: map[string]string{"inicio": "2002-01-01", "fim": "2002-01-31"}}).expect(t, http.StatusCreated).object(t).int("id")
+	e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/fechamentos", Token: m.a.Token,
+		Body: map[string]string{"inicio": "2003-01-01", "fim": "2003-01-31"}}).expect(t, http.StatusCreated)
+	for i, h := range []time.Duration{-27, -28} {
+		at := parseISO(t, m.r1.str("horarioRegistro")).Add(h * time.Hour).Truncate(time.Minute)
+		m.solicitacoes[i] = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/solicitacoes", Token: m.e1.Token,
+			Body: map[string]string{"horario": at.Format(time.RFC3339), "motivo": "Esqueci de registrar"}}).
+			expect(t, http.StatusCreated).object(t).int("id")
+	}
 	m.adminTok = e.adminToken(t)
 
 	// The expired token is company A's own, signed again with auth's key

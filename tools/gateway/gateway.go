@@ -67,6 +67,12 @@ type Options struct {
 	Transport http.RoundTripper
 	// Log receives upstream failures; nil discards them.
 	Log *slog.Logger
+	// BodyLimits is each service's largest request body (its
+	// HTTP_BODY_LIMIT). The gateway refuses a larger one itself with 413,
+	// as the Ingress does: a service refusing it answers early and closes
+	// the connection while the body is still being sent, which the proxy
+	// could only report as 502. A service not listed has no limit here.
+	BodyLimits map[string]int64
 }
 
 // Gateway is an http.Handler; build it with New.
@@ -79,6 +85,7 @@ type Gateway struct {
 	timeout  time.Duration
 	openapi  string
 	log      *slog.Logger
+	limits   map[string]int64
 }
 
 type serviceKey struct{}
@@ -95,6 +102,7 @@ func New(opts Options) (*Gateway, error) {
 		timeout:  opts.ReadyTimeout,
 		openapi:  opts.OpenAPIFile,
 		log:      opts.Log,
+		limits:   opts.BodyLimits,
 	}
 	if err := g.parseUpstreams(opts); err != nil {
 		return nil, err
@@ -177,6 +185,18 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "nao_encontrado", "rota não encontrada")
 		return
 	}
+	if limit := g.limits[service]; limit > 0 && r.Body != nil && r.Body != http.NoBody {
+		if r.ContentLength > limit {
+			// Nothing of the body is read: the connection closes after
+			// the answer, and the client that is still sending reads it.
+			w.Header().Set("Connection", "close")
+			writeError(w, http.StatusRequestEntityTooLarge, "grande_demais", "corpo da requisição grande demais")
+			return
+		}
+		// A body of unknown length is cut at the limit: proxyError
+		// answers 413 when the proxy's read stops there.
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+	}
 	ctx := context.WithValue(r.Context(), serviceKey{}, service)
 	g.proxy.ServeHTTP(w, r.WithContext(ctx))
 }
@@ -215,6 +235,11 @@ func (g *Gateway) proxyError(w http.ResponseWriter, r *http.Request, err error) 
 	service, _ := r.Context().Value(serviceKey{}).(string)
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		// The client went away; nobody is left to answer.
+		return
+	}
+	if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
+		w.Header().Set("Connection", "close")
+		writeError(w, http.StatusRequestEntityTooLarge, "grande_demais", "corpo da requisição grande demais")
 		return
 	}
 	g.log.Warn("upstream indisponível", "service", service, "method", r.Method, "path", r.URL.Path, "err", err)

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,6 +117,10 @@ func TestRoutesToTheRightService(t *testing.T) {
 		{"/.well-known/jwks.json", "auth"},
 		{"/auth/login", "auth"},
 		{"/empresas/me", "company-billing"},
+		// Every path no API route claims is the web client's.
+		{"/", "web"},
+		{"/funcionariosX", "web"},
+		{"/ponto/registros?mes=2026-03", "web"},
 	}
 	for _, c := range cases {
 		resp, err := http.Get(srv.URL + c.path)
@@ -155,7 +160,13 @@ func TestForwardedHeaders(t *testing.T) {
 }
 
 func TestUnknownRouteIs404JSON(t *testing.T) {
-	srv, _ := newGateway(t, Options{})
+	// The real table ends with the web client's catch-all "/", so a table
+	// without it shows the gateway's own 404.
+	table, err := routes.Parse([]byte("routes:\n  - service: employee\n    prefix: /funcionarios\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := newGateway(t, Options{Table: table})
 	for _, p := range []string{"/", "/funcionariosX", "/nada/aqui"} {
 		resp, err := http.Get(srv.URL + p)
 		if err != nil {
@@ -378,4 +389,54 @@ func decode(t *testing.T, resp *http.Response) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// A body over the service's limit is refused by the gateway with a JSON
+// 413, whether its length is declared or not, and never reaches the
+// service.
+func TestBodyLimit(t *testing.T) {
+	var reached atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(up.Close)
+	table, err := routes.Parse([]byte("routes:\n  - service: employee\n    prefix: /funcionarios\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Options{Table: table, Upstreams: map[string]Upstream{"employee": {Public: up.URL, Internal: up.URL}},
+		BodyLimits: map[string]int64{"employee": 1024}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+
+	post := func(body io.Reader) *http.Response {
+		resp, err := http.Post(srv.URL+"/funcionarios", "application/json", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	if resp := post(strings.NewReader(strings.Repeat("a", 1024))); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a body at the limit: %d", resp.StatusCode)
+	}
+	for name, body := range map[string]io.Reader{
+		"declared length": strings.NewReader(strings.Repeat("a", 1025)),
+		"chunked":         io.MultiReader(strings.NewReader(strings.Repeat("a", 4096))), // no length known
+	} {
+		resp := post(body)
+		var e struct{ Code string }
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || e.Code != "grande_demais" {
+			t.Errorf("%s: %d %q", name, resp.StatusCode, e.Code)
+		}
+	}
+	if n := reached.Load(); n != 1 && n != 2 {
+		t.Errorf("the service was reached %d times", n)
+	}
 }

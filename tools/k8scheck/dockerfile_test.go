@@ -144,8 +144,8 @@ func TestDockerfileBuildsStaticBinary(t *testing.T) {
 		_, build, _ = strings.Cut(build, " ")
 		build = strings.TrimSpace(build)
 	}
-	if !strings.Contains(build, "CGO_ENABLED=0") {
-		t.Errorf("the build command does not set CGO_ENABLED=0: %s", build)
+	if !strings.Contains(build, "CGO_ENABLED=0") || !strings.Contains(build, "GOWORK=off") {
+		t.Errorf("the build command does not set CGO_ENABLED=0 and GOWORK=off: %s", build)
 	}
 	out := filepath.Join(t.TempDir(), svc)
 	oFlag := regexp.MustCompile(`-o\s+\S+`)

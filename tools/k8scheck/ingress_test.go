@@ -10,6 +10,10 @@ import (
 	"github.com/ponto/ponto/tools/routes"
 )
 
+// ingressOn renders the Ingress, off by default (the Gateway API routes
+// are the default way in).
+const ingressOn = "ingress.enabled=true"
+
 // ingressPath is one path of the rendered Ingress.
 type ingressPath struct {
 	Path, Type, Service string
@@ -70,7 +74,7 @@ func TestIngressHasEveryRoute(t *testing.T) {
 	table := routeTable(t)
 	for values := range valuesFiles {
 		t.Run(values, func(t *testing.T) {
-			got := ingressPaths(t, render(t, values))
+			got := ingressPaths(t, render(t, values, ingressOn))
 			if len(got) != len(table.Routes) {
 				t.Errorf("Ingress has %d paths, routes.yaml %d routes", len(got), len(table.Routes))
 			}
@@ -96,7 +100,7 @@ func TestIngressHasEveryRoute(t *testing.T) {
 // gateway reads the table, and agreeing with the table on sample paths.
 func TestIngressPhotoRouteBeforeEmployee(t *testing.T) {
 	table := routeTable(t)
-	paths := ingressPaths(t, render(t, "production"))
+	paths := ingressPaths(t, render(t, "production", ingressOn))
 	photo, funcionarios := -1, -1
 	for i, p := range paths {
 		if p.Service == fullname("media") && strings.HasPrefix(p.Path, "/funcionarios/") {

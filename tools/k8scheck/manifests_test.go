@@ -142,7 +142,7 @@ func isPontoBinary(o obj) bool {
 func containerProblems(spec, c map[string]any, longRunning, ponto bool) []string {
 	var problems []string
 	for _, r := range []string{"requests", "limits"} {
-		for _, res := range []string{"cpu", "memory"} {
+		for _, res := range []string{"cpu", "memory", "ephemeral-storage"} {
 			if get(c, "resources", r, res) == nil {
 				problems = append(problems, "no resources."+r+"."+res)
 			}
@@ -323,8 +323,36 @@ func TestMigrationJobs(t *testing.T) {
 				if str(c[0], "image") != str(dep, "image") {
 					t.Errorf("%s migrate Job image %q differs from the Deployment's %q", svc, str(c[0], "image"), str(dep, "image"))
 				}
+				checkMigrationRoles(t, objs, svc, c[0], dep)
 			}
 		})
+	}
+}
+
+// checkMigrationRoles: the Job migrates as the owner (DB_MIGRATE_URL)
+// and names the service's role (DB_URL), each from its own Secret; the
+// Deployment has the service's role alone.
+func checkMigrationRoles(t *testing.T, objs []obj, svc string, job, dep map[string]any) {
+	t.Helper()
+	jobEnv, err := containerEnv(objs, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depEnv, err := containerEnv(objs, dep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, service := jobEnv["DB_MIGRATE_URL"].secret, jobEnv["DB_URL"].secret
+	switch {
+	case owner == "" || service == "":
+		t.Errorf("%s migrate Job: DB_MIGRATE_URL from %q, DB_URL from %q, want both from Secrets", svc, owner, service)
+	case owner == service || strings.Split(owner, "/")[0] == strings.Split(service, "/")[0]:
+		t.Errorf("%s migrate Job: the owner's and the service's URLs share the Secret %q", svc, owner)
+	case depEnv["DB_URL"].secret != service:
+		t.Errorf("%s Deployment: DB_URL from %q, the Job's from %q", svc, depEnv["DB_URL"].secret, service)
+	}
+	if _, ok := depEnv["DB_MIGRATE_URL"]; ok {
+		t.Errorf("%s Deployment gets DB_MIGRATE_URL: only the migration Job may connect as the owner", svc)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"regexp"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // DefaultFile is where the table lives, relative to the repository root.
@@ -21,7 +21,7 @@ const DefaultFile = "charts/ponto/routes.yaml"
 
 // Services are the services a route may name, in the order the stack
 // starts them.
-var Services = []string{"auth", "company-billing", "employee", "timekeeping", "media"}
+var Services = []string{"auth", "company-billing", "employee", "timekeeping", "media", "web"}
 
 // Route is one entry: a service and exactly one of Prefix, Exact or Regex.
 type Route struct {

@@ -39,6 +39,8 @@ func TestRealTableMatch(t *testing.T) {
 		{"/auth/login", "auth"},
 		{"/auth/login/funcionario/codigo", "auth"},
 		{"/.well-known/jwks.json", "auth"},
+		{"/openapi.yaml", "auth"},
+		{"/openapi.html", "auth"},
 		{"/empresas", "company-billing"},
 		{"/empresas/me", "company-billing"},
 		{"/admin/empresas", "company-billing"},
@@ -52,16 +54,25 @@ func TestRealTableMatch(t *testing.T) {
 	}
 }
 
-func TestRealTableNoMatch(t *testing.T) {
+// TestRealTableRestIsWeb: the web client's "/" comes last and takes every
+// path no API route claims, near misses of API prefixes included.
+func TestRealTableRestIsWeb(t *testing.T) {
 	tbl := realTable(t)
 	for _, p := range []string{
-		"/", "", "/healthz", "/readyz", "/funcionariosX", "/funcionarios-foto",
+		"/", "/healthz", "/readyz", "/funcionariosX", "/funcionarios-foto",
 		"/authx", "/registropontosX", "/.well-known/jwks.jsonx", "/.well-known",
-		"/admin", "/webhooks", "/openapi.yaml",
+		"/admin", "/webhooks", "/openapi.yamlx", "/openapi", "/ponto", "/static/app.css",
 	} {
-		if got, ok := tbl.Match(p); ok {
-			t.Errorf("Match(%q) = %q; want no match", p, got)
+		if got, ok := tbl.Match(p); !ok || got != "web" {
+			t.Errorf("Match(%q) = %q, %v; want web", p, got, ok)
 		}
+	}
+	if got, ok := tbl.Match(""); ok {
+		t.Errorf("Match(\"\") = %q; want no match", got)
+	}
+	last := tbl.Routes[len(tbl.Routes)-1]
+	if last.Service != "web" || last.Prefix != "/" {
+		t.Errorf("the last route is %s %s; want web's prefix /", last.Service, last.Path())
 	}
 }
 

@@ -78,6 +78,12 @@ func standin() int {
 func standinCommand(name, cmd string) int {
 	switch {
 	case cmd == "migrate" && name != "auth" && name != "media":
+		// The owner migrates; the service role is another one.
+		owner, service := os.Getenv("DB_MIGRATE_URL"), os.Getenv("DB_URL")
+		if owner == "" || !strings.Contains(service, "_service:") || strings.Contains(owner, "_service:") {
+			fmt.Fprintf(os.Stderr, "migrate wants the owner's DB_MIGRATE_URL and the service's DB_URL\n")
+			return 1
+		}
 		fmt.Println("migrate ok")
 		return 0
 	case cmd == "keygen" && name == "auth":
@@ -93,14 +99,16 @@ func standinCommand(name, cmd string) int {
 }
 
 func missingEnv(name string) []string {
-	want := []string{"HTTP_PUBLIC_ADDR", "HTTP_INTERNAL_ADDR", "LOG_LEVEL", "AUTH_INTERNAL_URL", "MEDIA_INTERNAL_URL"}
+	want := []string{"HTTP_PUBLIC_ADDR", "HTTP_INTERNAL_ADDR", "LOG_LEVEL", "REDIS_ADDR", "AUTH_INTERNAL_URL", "MEDIA_INTERNAL_URL"}
 	switch name {
 	case "auth":
-		want = append(want, "REDIS_ADDR", "AUTH_KEYS_DIR", "JWT_ISSUER")
+		want = append(want, "AUTH_KEYS_DIR", "JWT_ISSUER")
 	case "company-billing":
 		want = append(want, "DB_URL", "STRIPE_API_URL", "JWT_JWKS_URL")
-	case "employee", "timekeeping":
+	case "employee":
 		want = append(want, "DB_URL", "JWT_JWKS_URL")
+	case "timekeeping":
+		want = append(want, "DB_URL", "JWT_JWKS_URL", "SIGNING_CERT_FILE", "SIGNING_CERT_PASSWORD_FILE")
 	case "media":
 		want = append(want, "MINIO_ENDPOINT", "MINIO_BUCKET", "JWT_JWKS_URL")
 	}

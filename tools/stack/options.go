@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -181,7 +183,7 @@ func fileExists(path string) bool {
 // port, all picked together so that none is handed out twice.
 func (o *Options) resolvePorts() error {
 	// Picking one spare per possible slot is cheap and keeps this simple.
-	free, err := freePorts(2*len(routes.Services) + 4)
+	free, err := freePorts(2*len(routes.Services) + 5)
 	if err != nil {
 		return err
 	}
@@ -198,6 +200,11 @@ func (o *Options) resolvePorts() error {
 		ports[name] = ServicePorts{Public: next(p.Public), Internal: next(p.Internal)}
 	}
 	o.Ports = ports
+	// The gateway's port is chosen now, not when it listens: web is told
+	// the gateway's URL before either starts.
+	if h, p, err := net.SplitHostPort(o.GatewayAddr); err == nil && p == "0" {
+		o.GatewayAddr = net.JoinHostPort(h, strconv.Itoa(next(0)))
+	}
 	o.MinIOPort, o.MinIOConsolePort = next(o.MinIOPort), next(o.MinIOConsolePort)
 	o.StripePort, o.StripeHTTPSPort = next(o.StripePort), next(o.StripeHTTPSPort)
 	return o.checkPortsDistinct()

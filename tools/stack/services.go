@@ -3,6 +3,7 @@ package stack
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ponto/ponto/pkg/database"
+	"github.com/ponto/ponto/pkg/signature/devca"
 )
 
 // Local JWT settings: auth signs with them, the others verify with them.
@@ -42,6 +44,8 @@ var services = []service{
 	{name: "employee", db: true, verifies: true},
 	{name: "timekeeping", db: true, verifies: true},
 	{name: "media", verifies: true},
+	// web calls the public API through the gateway, as a browser would.
+	{name: "web"},
 }
 
 // env is the configuration a service gets, on top of the stack's own
@@ -56,6 +60,9 @@ func (o *Options) env(s service) []string {
 		// makes them read the client's address from the X-Forwarded-For
 		// it sets, as they do behind the Ingress.
 		"HTTP_TRUSTED_PROXIES=" + trustedProxies,
+		// Every service keeps its rate limits (and auth its sessions) in
+		// Redis.
+		"REDIS_ADDR=" + o.RedisAddr,
 	}
 	// Every service gets every internal URL; ardanlabs/conf ignores the
 	// ones a service does not declare.
@@ -68,7 +75,7 @@ func (o *Options) env(s service) []string {
 			"JWT_ISSUER="+jwtIssuer, "JWT_AUDIENCE="+jwtAudience)
 	}
 	if s.db {
-		env = append(env, "DB_URL="+o.databaseURL(o.databaseName(s.name)))
+		env = append(env, "DB_URL="+o.serviceDatabaseURL(s.name))
 	}
 	env = append(env, o.extraEnv(s.name)...)
 	return append(env, o.ServiceEnv[s.name]...)
@@ -80,13 +87,30 @@ func (o *Options) extraEnv(name string) []string {
 	case "auth":
 		return []string{
 			"JWT_ISSUER=" + jwtIssuer, "JWT_AUDIENCE=" + jwtAudience,
-			"REDIS_ADDR=" + o.RedisAddr,
 			"AUTH_KEYS_DIR=" + o.authKeysDir(),
 		}
 	case "company-billing":
 		return []string{
 			"STRIPE_API_URL=" + o.url(o.StripePort), "STRIPE_SECRET_KEY=" + stripeKey,
 			"STRIPE_WEBHOOK_SECRET=" + stripeWebhookSecret,
+		}
+	case "timekeeping":
+		// The development certificate (stack.mkdirs makes it): outputs
+		// are signed locally as in production.
+		f := devca.FilesIn(o.signingDir())
+		env := []string{"SIGNING_CERT_FILE=" + f.Cert, "SIGNING_CERT_PASSWORD_FILE=" + f.Password}
+		// Receipts' QR codes point at the gateway when its port is known
+		// before it starts (make run's :8080).
+		if !strings.HasSuffix(o.GatewayAddr, ":0") {
+			env = append(env, "PUBLIC_BASE_URL=http://"+o.GatewayAddr)
+		}
+		return env
+	case "web":
+		return []string{
+			"WEB_API_URL=http://" + o.GatewayAddr,
+			// make run serves plain http on loopback: a Secure cookie
+			// would be dropped there.
+			"WEB_SECURE_COOKIES=false",
 		}
 	case "media":
 		return []string{
@@ -105,9 +129,15 @@ func internalURLVar(name string) string {
 
 func (o *Options) authKeysDir() string { return filepath.Join(o.DataDir, "auth-keys") }
 
+// signingDir keeps the development CA and timekeeping's signing
+// certificate (its ca.pem verifies the .p7s and PDFs made locally).
+func (o *Options) signingDir() string { return filepath.Join(o.DataDir, "signing") }
+
 func (o *Options) bin(name string) string { return filepath.Join(o.BinDir, name) }
 
-// ensureDatabases creates each service's database unless it exists.
+// ensureDatabases creates each service's database and role unless they
+// exist. The admin role of PostgresURL owns the tables (it runs the
+// migrations); the service connects as its own role, which does not.
 func ensureDatabases(ctx context.Context, o *Options) error {
 	for _, s := range services {
 		if !s.db {
@@ -116,8 +146,28 @@ func ensureDatabases(ctx context.Context, o *Options) error {
 		if err := database.EnsureDatabase(ctx, o.PostgresURL, o.databaseName(s.name)); err != nil {
 			return err
 		}
+		role := serviceRole(s.name)
+		if err := database.EnsureRole(ctx, o.PostgresURL, role, role); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// serviceRole is the role a service connects as: ponto_timekeeping_service
+// for timekeeping. Roles are cluster-wide, so every stack on a server
+// shares it (each database has its own grants). Its password is its name:
+// a development setting, like the rest of the stack's secrets.
+func serviceRole(service string) string {
+	return "ponto_" + strings.ReplaceAll(service, "-", "_") + "_service"
+}
+
+// serviceDatabaseURL is service's database as its own role.
+func (o *Options) serviceDatabaseURL(service string) string {
+	u, _ := url.Parse(o.databaseURL(o.databaseName(service))) // checked in resolve
+	role := serviceRole(service)
+	u.User = url.UserPassword(role, role)
+	return u.String()
 }
 
 // build compiles the five services in one go build, which shares the
@@ -143,7 +193,8 @@ func build(ctx context.Context, o *Options, out *output) error {
 }
 
 // migrate runs "<bin> migrate" for the services with a database, all at
-// once since each has its own database.
+// once since each has its own database, as PostgresURL's role, which
+// grants the service's role its rights after migrating.
 func migrate(ctx context.Context, o *Options, out *output) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(services))
@@ -152,7 +203,10 @@ func migrate(ctx context.Context, o *Options, out *output) error {
 			continue
 		}
 		wg.Go(func() {
-			err := runProc(ctx, out, spec{name: s.name, bin: o.bin(s.name), args: []string{"migrate"}, env: o.env(s), dir: o.DataDir})
+			// Only migrate gets the owner's URL: the running service has
+			// its own role alone.
+			env := append(o.env(s), "DB_MIGRATE_URL="+o.databaseURL(o.databaseName(s.name)))
+			err := runProc(ctx, out, spec{name: s.name, bin: o.bin(s.name), args: []string{"migrate"}, env: env, dir: o.DataDir})
 			if err != nil {
 				errs[i] = fmt.Errorf("migração de %s falhou: %s", s.name, exitError(err))
 			}

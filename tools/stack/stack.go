@@ -20,12 +20,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ponto/ponto/pkg/signature/devca"
 	"github.com/ponto/ponto/tools/gateway"
 	"github.com/ponto/ponto/tools/routes"
 )
 
 // migrateTimeout bounds the migrations of a start.
 const migrateTimeout = 3 * time.Minute
+
+// bodyLimits are the services' request body limits (HTTP_BODY_LIMIT), which
+// the gateway enforces in front of them as the Ingress does: the shared
+// default of 1 MiB, and media's photo upload, 5 MiB of photo plus 64 KiB
+// of multipart framing (foto.MaxBodyBytes).
+var bodyLimits = map[string]int64{
+	"auth": 1 << 20, "company-billing": 1 << 20, "employee": 1 << 20, "timekeeping": 1 << 20,
+	"media": 5<<20 + 64<<10,
+}
 
 // Stack is a running stack; Start builds it and Stop ends it.
 type Stack struct {
@@ -121,10 +131,16 @@ func (s *Stack) startServices() error {
 	return nil
 }
 
-// mkdirs makes the data dir, where children run, and auth's key dir.
+// mkdirs makes the data dir, where children run, auth's key dir and the
+// development signing certificate (made once, kept afterwards).
 func (s *Stack) mkdirs() error {
 	// The keys are private: only this user may read the folder.
-	return errors.Join(os.MkdirAll(s.opts.DataDir, 0o750), os.MkdirAll(s.opts.authKeysDir(), 0o700))
+	err := errors.Join(os.MkdirAll(s.opts.DataDir, 0o750), os.MkdirAll(s.opts.authKeysDir(), 0o700))
+	if err != nil {
+		return err
+	}
+	_, err = devca.EnsureFiles(s.opts.signingDir())
+	return err
 }
 
 func (s *Stack) startGateway() error {
@@ -140,7 +156,7 @@ func (s *Stack) startGateway() error {
 	}
 	gwOut := s.out.writer("gateway")
 	gw, err := gateway.New(gateway.Options{
-		Table: table, Upstreams: ups, OpenAPIFile: o.OpenAPIFile,
+		Table: table, Upstreams: ups, OpenAPIFile: o.OpenAPIFile, BodyLimits: bodyLimits,
 		Log: slog.New(slog.NewTextHandler(gwOut, nil)),
 	})
 	if err != nil {

@@ -74,6 +74,7 @@ func TestEnv(t *testing.T) {
 	common := []string{
 		"LOG_LEVEL=info",
 		"HTTP_TRUSTED_PROXIES=127.0.0.1/32",
+		"REDIS_ADDR=127.0.0.1:6379",
 		"AUTH_INTERNAL_URL=http://127.0.0.1:9081",
 		"COMPANY_BILLING_INTERNAL_URL=http://127.0.0.1:9082",
 		"EMPLOYEE_INTERNAL_URL=http://127.0.0.1:9083",
@@ -86,16 +87,16 @@ func TestEnv(t *testing.T) {
 	}
 	want := map[string][]string{
 		"auth": {"HTTP_PUBLIC_ADDR=127.0.0.1:8081", "HTTP_INTERNAL_ADDR=127.0.0.1:9081",
-			"JWT_ISSUER=ponto-auth", "JWT_AUDIENCE=ponto-api", "REDIS_ADDR=127.0.0.1:6379",
+			"JWT_ISSUER=ponto-auth", "JWT_AUDIENCE=ponto-api",
 			"AUTH_KEYS_DIR=/repo/.data/auth-keys"},
 		"company-billing": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8082", "HTTP_INTERNAL_ADDR=127.0.0.1:9082",
-			"DB_URL=postgres://postgres@127.0.0.1:5432/ponto_company_billing?sslmode=disable",
+			"DB_URL=postgres://ponto_company_billing_service:ponto_company_billing_service@127.0.0.1:5432/ponto_company_billing?sslmode=disable",
 			"STRIPE_API_URL=http://127.0.0.1:12111", "STRIPE_SECRET_KEY=sk_test_123",
 			"STRIPE_WEBHOOK_SECRET=whsec_ponto_local_dev"}, verify...),
 		"employee": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8083",
-			"DB_URL=postgres://postgres@127.0.0.1:5432/ponto_employee?sslmode=disable"}, verify...),
+			"DB_URL=postgres://ponto_employee_service:ponto_employee_service@127.0.0.1:5432/ponto_employee?sslmode=disable"}, verify...),
 		"timekeeping": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8084", "HTTP_INTERNAL_ADDR=127.0.0.1:9084",
-			"DB_URL=postgres://postgres@127.0.0.1:5432/ponto_timekeeping?sslmode=disable"}, verify...),
+			"DB_URL=postgres://ponto_timekeeping_service:ponto_timekeeping_service@127.0.0.1:5432/ponto_timekeeping?sslmode=disable"}, verify...),
 		"media": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8085", "MINIO_ENDPOINT=127.0.0.1:9000",
 			"MINIO_ACCESS_KEY=ponto", "MINIO_SECRET_KEY=ponto-dev-secret", "MINIO_BUCKET=ponto-fotos",
 			"MINIO_USE_SSL=false"}, verify...),
@@ -106,6 +107,12 @@ func TestEnv(t *testing.T) {
 			if !slices.Contains(env, kv) {
 				t.Errorf("%s: env lacks %s; env = %v", s.name, kv, env)
 			}
+		}
+	}
+	// The running services never get the owner's URL (only migrate does).
+	for _, s := range services {
+		if slices.ContainsFunc(o.env(s), func(kv string) bool { return strings.HasPrefix(kv, "DB_MIGRATE_URL=") }) {
+			t.Errorf("%s got DB_MIGRATE_URL", s.name)
 		}
 	}
 	if env := o.env(services[0]); slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "DB_URL=") }) {

@@ -132,6 +132,10 @@ service's env.
 {{- $_ = set $env "JWT_ISSUER" $root.Values.jwt.issuer -}}
 {{- $_ = set $env "JWT_AUDIENCE" $root.Values.jwt.audience -}}
 {{- end -}}
+{{- if $s.certificateSecret -}}
+{{- $_ = set $env "SIGNING_CERT_FILE" "/var/run/ponto/signing/certificado.p12" -}}
+{{- $_ = set $env "SIGNING_CERT_PASSWORD_FILE" "/var/run/ponto/signing/senha" -}}
+{{- end -}}
 {{- range $k, $v := $root.Values.commonEnv -}}
 {{- $_ = set $env $k (tpl (toString $v) $root) -}}
 {{- end -}}

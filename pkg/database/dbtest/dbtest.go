@@ -16,6 +16,8 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,25 +34,37 @@ const DefaultURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 // server fails the test quickly instead of hitting the go test timeout.
 const adminTimeout = 15 * time.Second
 
+// ServiceRole is the role tests connect as, like a service in production:
+// it does not own the tables and holds only what database.Grant gives it.
+// Roles are cluster-wide, so one role (and password) serves every test
+// database; it is created on first use and never dropped.
+const ServiceRole = "ponto_test_service"
+
 // New creates a uniquely named database, applies migrations (may be nil)
-// and returns a pool on it. Cleanup closes the pool and drops the database.
+// as the admin role of TEST_DATABASE_URL, which thus owns the tables,
+// grants ServiceRole its rights and returns a pool on the database as
+// ServiceRole. Cleanup closes the pool and drops the database.
 func New(t testing.TB, migrations fs.FS) *pgxpool.Pool {
 	t.Helper()
 	pool, _ := NewWithURL(t, migrations)
 	return pool
 }
 
-// NewWithURL is New that also returns the database's URL, for code that
-// opens its own connections (e.g. to test Migrate or database.Open).
+// NewWithURL is New that also returns the database's URL as ServiceRole,
+// for code that opens its own connections (e.g. to test database.Open).
 func NewWithURL(t testing.TB, migrations fs.FS) (*pgxpool.Pool, string) {
 	t.Helper()
-	dbURL := CreateDatabase(t)
+	ownerURL := CreateDatabase(t)
+	dbURL := ServiceURL(t, ownerURL)
 
 	// t.Context is cancelled before cleanups run, so everything here uses
 	// its own bounded context.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := database.Migrate(ctx, dbURL, migrations); err != nil {
+	if err := database.Migrate(ctx, ownerURL, migrations); err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	if err := database.Grant(ctx, ownerURL, ServiceRole); err != nil {
 		t.Fatalf("dbtest: %v", err)
 	}
 	pool, err := database.Open(ctx, database.Config{URL: dbURL, ConnectTimeout: 5 * time.Second})
@@ -64,7 +78,8 @@ func NewWithURL(t testing.TB, migrations fs.FS) (*pgxpool.Pool, string) {
 }
 
 // CreateDatabase creates an empty, unmigrated database, registers its
-// drop as a cleanup and returns its URL.
+// drop as a cleanup and returns its URL as the admin role (the owner's URL
+// for migrations: pair it with ServiceURL).
 func CreateDatabase(t testing.TB) string {
 	t.Helper()
 	admin := AdminURL()
@@ -83,6 +98,62 @@ func CreateDatabase(t testing.TB) string {
 	}
 	t.Cleanup(func() { drop(t, admin, name) })
 	return dbURL
+}
+
+// ServiceURL makes sure ServiceRole exists and returns dbURL (a test
+// database's URL) with ServiceRole as its user.
+func ServiceURL(t testing.TB, dbURL string) string {
+	t.Helper()
+	if err := ensureServiceRole(); err != nil {
+		t.Fatalf("dbtest: create role %s: %v", ServiceRole, err)
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	u.User = url.UserPassword(ServiceRole, ServiceRole)
+	return u.String()
+}
+
+// AsOwner opens a pool on the database of dbURL as the admin role, which
+// owns the tables: for tests that play an attacker with more rights than
+// the service (or set up what the service cannot). Cleanup closes it.
+func AsOwner(t testing.TB, dbURL string) *pgxpool.Pool {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	ownerURL, err := withDatabase(AdminURL(), strings.TrimPrefix(u.Path, "/"))
+	if err != nil {
+		t.Fatalf("dbtest: TEST_DATABASE_URL: %v", err)
+	}
+	pool, err := database.Open(context.Background(), database.Config{URL: ownerURL, ConnectTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+var roleOnce struct {
+	sync.Mutex
+	done bool
+}
+
+// ensureServiceRole creates ServiceRole once per process; test binaries
+// running at once may race on it, which the exception handler absorbs.
+func ensureServiceRole() error {
+	roleOnce.Lock()
+	defer roleOnce.Unlock()
+	if roleOnce.done {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
+	defer cancel()
+	err := database.EnsureRole(ctx, AdminURL(), ServiceRole, ServiceRole)
+	roleOnce.done = err == nil
+	return err
 }
 
 // AdminURL is the server URL from TEST_DATABASE_URL or DefaultURL.

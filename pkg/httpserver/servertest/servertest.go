@@ -36,6 +36,7 @@ type Running struct {
 	// ("http://127.0.0.1:port").
 	Public, Internal string
 
+	srv  *httpserver.Server
 	stop context.CancelFunc
 	done chan struct{}
 	err  error // what Serve returned, once done is closed
@@ -49,7 +50,7 @@ func Start(t testing.TB, srv *httpserver.Server) *Running {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Running{
 		Public: "http://" + pub.Addr().String(), Internal: "http://" + in.Addr().String(),
-		stop: cancel, done: make(chan struct{}),
+		srv: srv, stop: cancel, done: make(chan struct{}),
 	}
 	go func() {
 		r.err = srv.Serve(ctx, pub, in)

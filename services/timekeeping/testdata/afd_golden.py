@@ -47,11 +47,8 @@ def alpha(s, n):
 def with_crc(s):
     return s + "%04X" % kermit(s.encode("latin-1"))
 
-def dh(date, hm):          # seconds written as 00
+def dh(date, hm):          # every DH field: seconds written as 00 (Anexo V item 6)
     return "%sT%s:00-0300" % (date, hm)
-
-def dhs(date, hms):        # type-7 recording time keeps its seconds
-    return "%sT%s-0300" % (date, hms)
 
 JOSE, MARIA = "012345678909", "098765432100"
 INPI, DEV = "12345678901234567", "11222333000181"
@@ -70,7 +67,9 @@ def type5(nsr, date, hm, op, cpf, nome):
 prev = ""
 def type7(nsr, date, hms, cpf):
     global prev
-    p = "%09d" % nsr + "7" + dh(date, hms[:5]) + cpf + dhs(date, hms) + "01" + "0"
+    # The punch and the recording time are the same server stamp; the
+    # hash (rule version 2) covers the 73 characters as printed.
+    p = "%09d" % nsr + "7" + dh(date, hms[:5]) + cpf + dh(date, hms[:5]) + "01" + "0"
     assert len(p) == 73
     prev = hashlib.sha256((p + prev).encode("latin-1")).hexdigest()
     return p + prev

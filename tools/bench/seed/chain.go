@@ -2,51 +2,26 @@ package seed
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
-// punchHash is the hash of services/timekeeping/internal/afd.Hash:
-//
-//	hex(SHA-256(Prefix7(punch) + previous hash))
-//
-// Prefix7 is the AFD type-7 record's first 73 characters: NSR (9 digits),
-// "7", the punch minute and the recording second in the company's UTC
-// offset, the CPF as 12 digits, the collector and "0" (on-line).
-//
-// The tools module cannot import that package (Go's internal rule stops at
-// the timekeeping module), so this mirrors it. It cannot drift unnoticed:
-// VerifyChains recomputes, with this function, every hash of the chains
-// after the benchmark, including the hashes the service wrote itself on
-// top of the seeded history, and any difference fails the run.
-func punchHash(nsr int64, at time.Time, offsetMinutes int, cpf12, coletor, anterior string) string {
-	local := at.In(time.FixedZone("", offsetMinutes*60))
-	prefix := fmt.Sprintf("%09d7%s%s%s%s0", nsr,
-		local.Format("2006-01-02T15:04:00-0700"), cpf12, local.Format("2006-01-02T15:04:05-0700"), coletor)
-	sum := sha256.Sum256([]byte(prefix + anterior))
-	return hex.EncodeToString(sum[:])
+// punchHash is the record core's hash of a punch (core.Hash, rule
+// version versao), so that the seeded history chains exactly as the
+// service chains its own punches, and VerifyChains checks both with the
+// service's own rule.
+func punchHash(nsr int64, at time.Time, offsetMinutes int, cpf12, coletor, anterior string, versao int) (string, error) {
+	return core.Hash(core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: offsetMinutes, CPF: cpf12, Coletor: coletor,
+		Versao: versao}, anterior)
 }
 
-// cpf12 is a CPF's digits, zero-padded to 12 (afd.CPF12).
-func cpf12(cpf string) string {
-	var b strings.Builder
-	for _, r := range cpf {
-		if r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	d := b.String()
-	if len(d) < 12 {
-		d = strings.Repeat("0", 12-len(d)) + d
-	}
-	return d
-}
+// cpf12 is a CPF's digits, zero-padded to 12 (core.CPF12).
+func cpf12(cpf string) string { return core.CPF12(cpf) }
 
 // ChainReport says what VerifyChains checked.
 type ChainReport struct {
@@ -81,19 +56,15 @@ func VerifyChains(ctx context.Context, db *pgxpool.Pool) (ChainReport, error) {
 func verifyChain(ctx context.Context, db *pgxpool.Pool, empresaID int64) (int64, error) {
 	// With the AFD's type-5 records, NSRs run over both tables; only
 	// punches carry (and chain) a hash.
-	sql := `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash
-		FROM registros_ponto WHERE empresa_id = $1 ORDER BY nsr`
-	var rep bool
-	if err := db.QueryRow(ctx, `SELECT to_regclass('empregados_rep') IS NOT NULL`).Scan(&rep); err != nil {
-		return 0, err
-	}
-	if rep {
-		sql = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash
+	sql := `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash, hash_versao
 			FROM registros_ponto WHERE empresa_id = $1
 			UNION ALL
-			SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '' FROM empregados_rep WHERE empresa_id = $1
+			SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0 FROM empregados_rep WHERE empresa_id = $1
+			UNION ALL
+			SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0 FROM empresas_rep WHERE empresa_id = $1
+			UNION ALL
+			SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0 FROM eventos_rep WHERE empresa_id = $1
 			ORDER BY 1`
-	}
 	rows, err := db.Query(ctx, sql, empresaID)
 	if err != nil {
 		return 0, err
@@ -109,9 +80,10 @@ func verifyChain(ctx context.Context, db *pgxpool.Pool, empresaID int64) (int64,
 		cpf        string
 		coletor    string
 		hash       string
+		versao     int16
 	)
 	for rows.Next() {
-		if err := rows.Scan(&nsr, &isPunch, &at, &fuso, &cpf, &coletor, &hash); err != nil {
+		if err := rows.Scan(&nsr, &isPunch, &at, &fuso, &cpf, &coletor, &hash, &versao); err != nil {
 			return 0, err
 		}
 		n++
@@ -122,7 +94,7 @@ func verifyChain(ctx context.Context, db *pgxpool.Pool, empresaID int64) (int64,
 			continue
 		}
 		punches++
-		if want := punchHash(nsr, at, int(fuso), cpf, coletor, anterior); hash != want {
+		if want, err := punchHash(nsr, at, int(fuso), cpf, coletor, anterior, int(versao)); err != nil || hash != want {
 			return 0, fmt.Errorf("empresa %d: hash do NSR %d não confere com o encadeamento", empresaID, nsr)
 		}
 		anterior = hash

@@ -15,7 +15,7 @@
 //     database. The API stamps punches with the server's clock, so it can
 //     only write today's; history has to be written directly. Each
 //     company's punches get NSRs 1..n in time order and hashes chained as
-//     internal/afd chains them (see punchHash), and the chain head is left
+//     the record core chains them (core.Hash), and the chain head is left
 //     on the last one, so the service's own clock-ins continue the chains.
 //     VerifyChains checks all of it after the benchmark.
 package seed
@@ -41,6 +41,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/password"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // Size is how much a run seeds.
@@ -100,7 +101,10 @@ type Dataset struct {
 	Punches     int64     `json:"marcacoes"`
 	Absences    int64     `json:"faltas"`
 	Adjustments int64     `json:"ajustes"`
-	Seconds     float64   `json:"segundos"`
+	// Treatments counts the treatment rows: inclusions, disregards,
+	// abonos and undone absences.
+	Treatments int64   `json:"tratamentos"`
+	Seconds    float64 `json:"segundos"`
 }
 
 // Config says where to seed.
@@ -154,6 +158,9 @@ func Seed(ctx context.Context, cfg Config) (*Dataset, error) {
 		return nil, err
 	}
 	if ds.Adjustments, err = seedAdjustments(ctx, cfg.TimekeepingDB); err != nil {
+		return nil, err
+	}
+	if ds.Treatments, err = seedTreatments(ctx, cfg.TimekeepingDB); err != nil {
 		return nil, err
 	}
 	if err := settle(ctx, cfg); err != nil {
@@ -436,7 +443,10 @@ func seedCompanyHistory(ctx context.Context, cfg Config, sch schema, ds *Dataset
 				e.at, int16(off / 60)})
 			continue
 		}
-		h := punchHash(nsr, e.at, off/60, e.cpf12, "01", anterior)
+		h, err := punchHash(nsr, e.at, off/60, e.cpf12, core.ColetorMobile, anterior, core.HashVersion)
+		if err != nil {
+			return 0, 0, err
+		}
 		punches = append(punches, []any{c.ID, e.funcionarioID, e.jornada, e.at, e.tipo, e.local, nsr, h, e.cpf12,
 			int16(off / 60), "01"})
 		anterior = h
@@ -527,6 +537,56 @@ func seedAdjustments(ctx context.Context, db *pgxpool.Pool) (int64, error) {
 	return n, err
 }
 
+// treatments are the treatment program's rows a company's HR would have
+// made over the history (docs/compliance.md, "Treatment"), so that the
+// department report is measured reading them: an exit included 37
+// minutes after the last punch on about 1 in 41 workdays; about 1 in 211
+// punches disregarded, a third of those reconsidered; an afternoon abono
+// on about 1 in 157 workdays and a whole-day one on half the absences;
+// every fifth absence undone.
+var treatments = []string{
+	`INSERT INTO marcacoes_incluidas (empresa_id, funcionario_id, jornada, horario, fuso_minutos, motivo, autor_id, registrado_em)
+	SELECT empresa_id, funcionario_id, jornada, date_trunc('minute', max(horario_registro)) + interval '37 minutes',
+		min(fuso_minutos), 'Saída esquecida', empresa_id, max(horario_registro) + interval '1 day'
+	FROM registros_ponto
+	WHERE (funcionario_id + (jornada - date '2000-01-01')) % 41 = 0
+	GROUP BY empresa_id, funcionario_id, jornada`,
+	`INSERT INTO desconsideracoes (registro_id, empresa_id, funcionario_id, jornada, desconsiderada, motivo, autor_id, registrado_em)
+	SELECT id, empresa_id, funcionario_id, jornada, true, 'Marcação em duplicidade', empresa_id, horario_registro + interval '1 day'
+	FROM registros_ponto WHERE id % 211 = 0
+	UNION ALL
+	SELECT id, empresa_id, funcionario_id, jornada, false, 'Desconsiderada por engano', empresa_id, horario_registro + interval '2 days'
+	FROM registros_ponto WHERE id % 633 = 0`,
+	`INSERT INTO abonos (empresa_id, funcionario_id, data, inicio, fim, tipo, motivo, autor_id, registrado_em)
+	SELECT empresa_id, funcionario_id, jornada, 780, 1020, 'declaracao_comparecimento', 'Consulta médica à tarde',
+		empresa_id, max(horario_registro) + interval '1 day'
+	FROM registros_ponto
+	WHERE (funcionario_id + (jornada - date '2000-01-01')) % 157 = 0
+	GROUP BY empresa_id, funcionario_id, jornada
+	UNION ALL
+	SELECT empresa_id, funcionario_id, data, NULL, NULL, 'atestado_medico', 'Atestado médico', empresa_id, registrado_em
+	FROM faltas WHERE id % 2 = 0`,
+	`INSERT INTO faltas_desfeitas (falta_id, empresa_id, motivo, autor_id, registrado_em)
+	SELECT id, empresa_id, 'Lançada por engano', empresa_id, registrado_em + interval '1 hour'
+	FROM faltas WHERE id % 5 = 0`,
+}
+
+// seedTreatments writes treatments in one transaction and counts the rows.
+func seedTreatments(ctx context.Context, db *pgxpool.Pool) (int64, error) {
+	var n int64
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		for _, sql := range treatments {
+			tag, err := tx.Exec(ctx, sql)
+			if err != nil {
+				return fmt.Errorf("seed: tratamentos: %w", err)
+			}
+			n += tag.RowsAffected()
+		}
+		return nil
+	})
+	return n, err
+}
+
 // settle gives the planner statistics and flushes the seed's WAL, so that
 // neither autovacuum nor a checkpoint lands in the middle of a
 // measurement.
@@ -547,7 +607,7 @@ func (d *Dataset) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d empresas × %d funcionários + 1 empresa de %d (departamento %q com %d); ",
 		d.Size.Companies, d.Size.PerCompany, d.Size.BigCompany, Department, d.Size.BigDepartment)
-	fmt.Fprintf(&b, "%d marcações, %d faltas e %d ajustes de %s a %s (%.0f s)", d.Punches, d.Absences, d.Adjustments,
+	fmt.Fprintf(&b, "%d marcações, %d faltas, %d ajustes e %d tratamentos de %s a %s (%.0f s)", d.Punches, d.Absences, d.Adjustments, d.Treatments,
 		d.Inicio.Format(time.DateOnly), d.Fim.Format(time.DateOnly), d.Seconds)
 	return b.String()
 }

@@ -75,6 +75,10 @@ func parseFlags(args []string, stderr io.Writer) (stack.Options, error) {
 	fs.StringVar(&opts.LogLevel, "log-level", "info", "LOG_LEVEL dos serviços: debug, info, warn ou error")
 	fs.StringVar(&opts.OpenAPIFile, "openapi", "", "arquivo servido pelo gateway em /openapi.yaml (padrão: "+stack.DefaultOpenAPIFile+" do repositório)")
 	fs.BoolVar(&opts.SkipBuild, "no-build", false, "usar os binários já em bin/ sem compilar")
+	fs.StringVar(&opts.PostgresURL, "postgres-url", os.Getenv("PONTO_POSTGRES_URL"),
+		"URL de administração do PostgreSQL (padrão: $PONTO_POSTGRES_URL, senão postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)")
+	fs.StringVar(&opts.RedisAddr, "redis-addr", os.Getenv("PONTO_REDIS_ADDR"),
+		"endereço do Redis, host:porta (padrão: $PONTO_REDIS_ADDR, senão 127.0.0.1:6379)")
 	if err := fs.Parse(args); err != nil {
 		return opts, err
 	}

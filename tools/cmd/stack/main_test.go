@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"net"
 	"path/filepath"
 	"runtime"
@@ -102,4 +103,17 @@ func freePorts(t *testing.T, n int) []int {
 		t.Fatal("no free ports")
 	}
 	return ports
+}
+
+func TestPostgresAndRedisFromFlagsOrEnvironment(t *testing.T) {
+	t.Setenv("PONTO_POSTGRES_URL", "postgres://ponto@db.local:5433/postgres")
+	t.Setenv("PONTO_REDIS_ADDR", "cache.local:6380")
+	opts, err := parseFlags(nil, io.Discard)
+	if err != nil || opts.PostgresURL != "postgres://ponto@db.local:5433/postgres" || opts.RedisAddr != "cache.local:6380" {
+		t.Fatalf("from the environment: %+v, %v", opts, err)
+	}
+	opts, err = parseFlags([]string{"-postgres-url", "postgres://x@h:1/postgres", "-redis-addr", "h:2"}, io.Discard)
+	if err != nil || opts.PostgresURL != "postgres://x@h:1/postgres" || opts.RedisAddr != "h:2" {
+		t.Fatalf("from the flags: %+v, %v", opts, err)
+	}
 }

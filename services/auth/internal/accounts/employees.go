@@ -29,10 +29,24 @@ type Employees struct {
 	Client *svcclient.Client
 }
 
-// ByEmail looks an employee up: GET /internal/funcionarios/por-email.
-// found is false on 404.
-func (e *Employees) ByEmail(ctx context.Context, email string) (Funcionario, bool, error) {
-	return e.get(ctx, "/internal/funcionarios/por-email?email="+url.QueryEscape(email))
+// Employments are the employees whose e-mail is email, one per company
+// (a person may work for several): GET /internal/funcionarios/vinculos.
+func (e *Employees) Employments(ctx context.Context, email string) ([]Funcionario, error) {
+	var out struct {
+		Funcionarios []json.RawMessage `json:"funcionarios"`
+	}
+	if err := e.Client.GetJSON(ctx, "/internal/funcionarios/vinculos?email="+url.QueryEscape(email), &out); err != nil {
+		return nil, err
+	}
+	fs := make([]Funcionario, 0, len(out.Funcionarios))
+	for _, raw := range out.Funcionarios {
+		f, err := decodeFuncionario(raw)
+		if err != nil {
+			return nil, apierr.BadGateway("employee", err)
+		}
+		fs = append(fs, f)
+	}
+	return fs, nil
 }
 
 // Get reads an employee: GET /internal/funcionarios/{id}. found is false

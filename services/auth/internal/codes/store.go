@@ -84,8 +84,9 @@ end
 return 0
 `)
 
-// Check returns the employee the code was sent to, or ErrInvalid (a wrong
-// code costs a try). The code stays usable until Consume, so that a
+// Check returns the employee the code was sent to (0: any employment of
+// the e-mail, which several share), or ErrInvalid (a wrong code costs a
+// try). The code stays usable until Consume, so that a
 // failure between the two (the employee service down) does not burn it.
 func (s *Store) Check(ctx context.Context, email, code string) (int64, error) {
 	ek := emailKey(email)
@@ -93,7 +94,7 @@ func (s *Store) Check(ctx context.Context, email, code string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("codes: check: %w", err)
 	}
-	if fid <= 0 {
+	if fid < 0 {
 		return 0, ErrInvalid
 	}
 	return fid, nil

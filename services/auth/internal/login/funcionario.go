@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -25,6 +26,9 @@ var errBadCode = apierr.New(http.StatusUnauthorized, "codigo_invalido", "e-mail 
 
 type codeRequest struct {
 	Email string `json:"email"`
+	// EmpresaID picks one employment of an e-mail that several share;
+	// without it the code serves any of them.
+	EmpresaID *int64 `json:"empresaId"`
 }
 
 // requestCode: POST /auth/login/funcionario/codigo {"email"} → 202 always
@@ -40,6 +44,7 @@ func (h *Handlers) requestCode(c *fiber.Ctx) error {
 	if errs.Required(in.Email, "email") {
 		errs.Check(validate.Email(in.Email), "email", "e-mail inválido")
 	}
+	checkEmpresaID(errs, in.EmpresaID)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -52,7 +57,7 @@ func (h *Handlers) requestCode(c *fiber.Ctx) error {
 		return err
 	}
 	log := h.Log.With("request_id", httpserver.RequestID(c))
-	h.bg.run(c.UserContext(), "send-code", func(ctx context.Context) { h.sendCode(ctx, log, in.Email) })
+	h.bg.run(c.UserContext(), "send-code", func(ctx context.Context) { h.sendCode(ctx, log, in.Email, in.EmpresaID) })
 	return c.Status(http.StatusAccepted).JSON(fiber.Map{
 		"message": "se o e-mail pertencer a um funcionário ativo, um código de acesso será enviado",
 	})
@@ -60,34 +65,33 @@ func (h *Handlers) requestCode(c *fiber.Ctx) error {
 
 // sendCode runs in the background: every outcome is logged, none reaches
 // the client. Employees are logged by id, not by e-mail.
-func (h *Handlers) sendCode(ctx context.Context, log *slog.Logger, typed string) {
-	f, found, err := h.Employees.ByEmail(ctx, typed)
+func (h *Handlers) sendCode(ctx context.Context, log *slog.Logger, typed string, empresaID *int64) {
+	may, err := h.employments(ctx, typed, empresaID)
 	if err != nil {
 		log.ErrorContext(ctx, "login code: employee lookup failed; no code sent", "err", err)
 		return
 	}
-	if !found {
-		log.InfoContext(ctx, "login code: no employee with this e-mail; no code sent")
+	if len(may) == 0 {
+		log.InfoContext(ctx, "login code: no employee with this e-mail, or employee inactive or company blocked; no code sent")
 		return
 	}
-	ok, err := h.Gate.EmployeeMayLogIn(ctx, f)
-	if err != nil {
-		log.ErrorContext(ctx, "login code: company lookup failed; no code sent", "funcionarioId", f.ID, "err", err)
-		return
+	// One employment: the code is its own. Several: the code proves the
+	// e-mail, and the login names the employer (or hears which ones).
+	f, fid := may[0], int64(0)
+	if len(may) == 1 {
+		fid = f.ID
 	}
-	if !ok {
-		log.InfoContext(ctx, "login code: employee inactive or company blocked; no code sent", "funcionarioId", f.ID)
-		return
-	}
-	issued, err := h.Codes.Issue(ctx, accounts.NormalizeEmail(typed), f.ID)
+	issued, err := h.Codes.Issue(ctx, accounts.NormalizeEmail(typed), fid)
 	if err != nil {
 		log.ErrorContext(ctx, "login code: store failed; no code sent", "funcionarioId", f.ID, "err", err)
 		return
 	}
 	// Best effort: the employee record only shows the hash; the login
 	// checks Redis, so a failure here must not keep the code from going out.
-	if err := h.Employees.SetCodeVerify(ctx, f.ID, issued.Hash); err != nil {
-		log.WarnContext(ctx, "login code: employee service did not record codeVerify", "funcionarioId", f.ID, "err", err)
+	for _, f := range may {
+		if err := h.Employees.SetCodeVerify(ctx, f.ID, issued.Hash); err != nil {
+			log.WarnContext(ctx, "login code: employee service did not record codeVerify", "funcionarioId", f.ID, "err", err)
+		}
 	}
 	to := f.Email
 	if to == "" {
@@ -104,6 +108,8 @@ func (h *Handlers) sendCode(ctx context.Context, log *slog.Logger, typed string)
 type codeLogin struct {
 	Email      string `json:"email"`
 	CodeVerify string `json:"codeVerify"`
+	// EmpresaID picks the employer when the e-mail has several.
+	EmpresaID *int64 `json:"empresaId"`
 }
 
 // loginFuncionario: POST /auth/login/funcionario {"email","codeVerify"} →
@@ -121,6 +127,7 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 	if errs.Required(in.CodeVerify, "codeVerify") {
 		errs.Check(validate.Digits(in.CodeVerify, codes.Digits, codes.Digits), "codeVerify", "deve ter 6 dígitos")
 	}
+	checkEmpresaID(errs, in.EmpresaID)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -139,20 +146,22 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 	if err != nil {
 		return apierr.Unavailable("redis", err)
 	}
-	f, found, err := h.Employees.ByEmail(ctx, in.Email)
+	// The code is proven: only now may the answer tell the employers
+	// apart, so someone without it learns nothing.
+	may, err := h.employments(ctx, in.Email, in.EmpresaID)
 	if err != nil {
 		return err
 	}
-	if !found || f.ID != fid {
+	if fid != 0 {
+		may = slices.DeleteFunc(may, func(f accounts.Funcionario) bool { return f.ID != fid })
+	}
+	switch {
+	case len(may) == 0:
 		return errBadCode
+	case len(may) > 1:
+		return h.whichEmployer(ctx, may)
 	}
-	ok, err := h.Gate.EmployeeMayLogIn(ctx, f)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return errBadCode
-	}
+	f := may[0]
 	// Only now is the code used up, atomically: of two logins racing with
 	// it, one gets through.
 	if err := h.Codes.Consume(ctx, email, in.CodeVerify); errors.Is(err, codes.ErrInvalid) {
@@ -161,4 +170,48 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 		return apierr.Unavailable("redis", err)
 	}
 	return h.answer(c, tokens.Funcionario(f.EmpresaID, f.ID), f.Profile)
+}
+
+// employments are the e-mail's employments that may log in (the employee
+// active, the company not blocked), only the one of empresaID if given.
+func (h *Handlers) employments(ctx context.Context, email string, empresaID *int64) ([]accounts.Funcionario, error) {
+	all, err := h.Employees.Employments(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	var may []accounts.Funcionario
+	for _, f := range all {
+		if empresaID != nil && f.EmpresaID != *empresaID {
+			continue
+		}
+		ok, err := h.Gate.EmployeeMayLogIn(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			may = append(may, f)
+		}
+	}
+	return may, nil
+}
+
+// whichEmployer is the 409 of a proven code whose e-mail several active
+// employments share: the employers by name, to send again with empresaId.
+// The code is not used up.
+func (h *Handlers) whichEmployer(ctx context.Context, may []accounts.Funcionario) error {
+	e := apierr.Conflict("empresa_ambigua", "este e-mail pertence a mais de uma empresa; escolha uma e informe empresaId")
+	for _, f := range may {
+		c, _, err := h.Companies.Get(ctx, f.EmpresaID)
+		if err != nil {
+			return err
+		}
+		e.Empresas = append(e.Empresas, apierr.Choice{ID: f.EmpresaID, Nome: c.Nome})
+	}
+	return e
+}
+
+func checkEmpresaID(errs validate.Errors, id *int64) {
+	if id != nil {
+		errs.Check(*id > 0, "empresaId", "deve ser um número positivo")
+	}
 }

@@ -18,11 +18,23 @@ type Signer struct {
 	Issuer   string
 	Audience string
 	TTL      time.Duration
+	// Revocations, when set, tells the last second whose tokens of an
+	// account were voided: a token signed in that same second (a login
+	// right after a reactivation) is dated the second after, or it would
+	// be void at birth (revocation voids tokens by their issue second).
+	Revocations interface {
+		NotBefore(empresaID, funcionarioID int64) int64
+	}
 }
 
 // Sign returns a signed access token for id, valid for TTL from now.
 func (s *Signer) Sign(id Identity) (string, error) {
 	now := time.Now()
+	if s.Revocations != nil {
+		if nb := s.Revocations.NotBefore(id.EmpresaID, id.FuncionarioID); nb >= now.Unix() {
+			now = time.Unix(nb+1, 0)
+		}
+	}
 	claims := &jwtauth.Claims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    s.Issuer,

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/validate"
 )
 
@@ -117,7 +119,9 @@ type revokeRequest struct {
 
 // revokeAll: POST /internal/tokens/revogar with exactly one of
 // {"empresaId": N} (the company and all its employees, on a block) or
-// {"funcionarioId": N} (one employee, on deactivation) → 204.
+// {"funcionarioId": N} (one employee, on deactivation) → 204. The access
+// tokens already issued stop working in every service at once
+// (pkg/revocation) and the refresh tokens are deleted.
 func (h *Handlers) revokeAll(c *fiber.Ctx) error {
 	var in revokeRequest
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
@@ -138,6 +142,15 @@ func (h *Handlers) revokeAll(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
+	// First the access tokens, everywhere at once; then the refresh
+	// tokens, so that no new access token is minted.
+	kind, id := revocation.Funcionario, in.FuncionarioID
+	if in.EmpresaID != nil {
+		kind, id = revocation.Empresa, in.EmpresaID
+	}
+	if err := revocation.Revoke(ctx, h.Refresh.RDB, kind, *id, time.Now()); err != nil {
+		return apierr.Unavailable("redis", err)
+	}
 	if in.EmpresaID != nil {
 		err := h.Refresh.RevokeEmpresa(ctx, *in.EmpresaID)
 		if err != nil {

@@ -49,6 +49,9 @@ func TestRoutesRefuseWrongCallers(t *testing.T) {
 		{http.MethodGet, "/empresas/me", map[string]string{"Authorization": "Bearer abc.def.ghi"}, http.StatusUnauthorized},
 		{http.MethodGet, "/empresas/me", funcionario, http.StatusForbidden},
 		{http.MethodGet, "/empresas/me", admin, http.StatusForbidden},
+		{http.MethodPatch, "/empresas/me", nil, http.StatusUnauthorized},
+		{http.MethodPatch, "/empresas/me", funcionario, http.StatusForbidden},
+		{http.MethodPatch, "/empresas/me", admin, http.StatusForbidden},
 		{http.MethodGet, "/admin/empresas", nil, http.StatusUnauthorized},
 		{http.MethodGet, "/admin/empresas", empresa, http.StatusForbidden},
 		{http.MethodGet, "/admin/empresas", funcionario, http.StatusForbidden},
@@ -217,7 +220,7 @@ func TestInternalLogin(t *testing.T) {
 	if a.status != http.StatusOK {
 		t.Fatalf("login: %d %s", a.status, a.raw)
 	}
-	want := []string{"assinaturaStatus", "bloqueada", "cnpj", "email", "id", "nome", "nomeDoPlano", "razaoSocial", "role"}
+	want := []string{"assinaturaStatus", "bloqueada", "cnpj", "email", "fusoHorario", "id", "nome", "nomeDoPlano", "razaoSocial", "responsavel", "role"}
 	if got := sortedKeys(a.body); !slices.Equal(got, want) {
 		t.Errorf("company view keys %v, want %v", got, want)
 	}

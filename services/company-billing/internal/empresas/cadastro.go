@@ -26,7 +26,7 @@ func (s *Service) cadastrar(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	cad, err := validar(req, c.Get("Idempotency-Key"), s.Plans, s.now())
+	cad, err := validar(req, c.Get("Idempotency-Key"), s.Plans, s.Config.FusoHorarioPadrao, s.now())
 	if err != nil {
 		return err
 	}
@@ -80,6 +80,7 @@ func (s *Service) registrar(ctx context.Context, cad cadastro) (Empresa, stripeb
 		Nome: cad.Nome, RazaoSocial: cad.RazaoSocial, CNPJ: cad.CNPJ, DataAbertura: cad.dataAbertura,
 		Email: cad.Email, PasswordHash: hash, NomeDoPlano: cad.plan.Name, Role: cad.plan.Role(),
 		PrecoID: cad.plan.PriceID, InvoiceID: sub.InvoiceID, BillingCustomerID: customerID, SubscriptionID: sub.ID,
+		FusoHorario: cad.fusoHorario, Responsavel: cad.responsavel,
 	}
 	if err := s.Store.Insert(ctx, &e); err != nil {
 		return Empresa{}, sub, s.compensar(ctx, fp, gen, customerID, sub.ID, err)

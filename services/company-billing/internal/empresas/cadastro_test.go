@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
@@ -24,7 +25,7 @@ var savedEmpresaTypes = map[string]string{
 	"assinaturaStatus": "null", "cnpj": "string", "dataAbertura": "string", "email": "string",
 	"endereco": "null", "fluxoCaixa": "null", "id": "number", "invoiceId": "string",
 	"nomeDoPlano": "string", "password": "string", "precoId": "string", "razaoSocial": "string",
-	"role": "string", "billingCustomerId": "string",
+	"role": "string", "billingCustomerId": "string", "fusoHorario": "string", "responsavel": "null",
 }
 
 // subscriptionTypes are the contract's listed top-level fields of the
@@ -273,6 +274,16 @@ func TestCadastroRefusesEachInvalidField(t *testing.T) {
 		{"razaoSocial missing", func(r map[string]any) { delete(r, "razaoSocial") }, "razaoSocial", nil},
 		{"razaoSocial too long", func(r map[string]any) { r["razaoSocial"] = strings.Repeat("é", maxRazaoSocial+1) }, "razaoSocial", nil},
 		{"unknown field", func(r map[string]any) { r["role"] = "admin" }, "role", nil},
+		{"nome with NUL", func(r map[string]any) { r["nome"] = "Acme\x00" }, "nome", nil},
+		{"razaoSocial with RLO", func(r map[string]any) { r["razaoSocial"] = "\u202eemcA Ltda" }, "razaoSocial", nil},
+		{"nome with invalid UTF-8", func(r map[string]any) { r["nome"] = "Acme \xff" }, "nome", nil},
+		{"email with ESC", func(r map[string]any) { r["email"] = "a\x1b@empresa.com" }, "email", nil},
+		{"fusoHorario unknown", func(r map[string]any) { r["fusoHorario"] = "America/Atlantida" }, "fusoHorario", nil},
+		{"fusoHorario empty", func(r map[string]any) { r["fusoHorario"] = "" }, "fusoHorario", nil},
+		{"fusoHorario Local", func(r map[string]any) { r["fusoHorario"] = "Local" }, "fusoHorario", nil},
+		{"fusoHorario abbreviation", func(r map[string]any) { r["fusoHorario"] = "EST" }, "fusoHorario", nil},
+		{"fusoHorario offset", func(r map[string]any) { r["fusoHorario"] = "-03:00" }, "fusoHorario", nil},
+		{"fusoHorario not a string", func(r map[string]any) { r["fusoHorario"] = -3 }, "fusoHorario", nil},
 		{"idempotency key", func(map[string]any) {}, "Idempotency-Key", map[string]string{"Idempotency-Key": strings.Repeat("k", 256)}},
 	}
 	for _, c := range cases {
@@ -428,7 +439,7 @@ func TestCadastroIdempotencyKeyHeaderScopesTheStripeKeys(t *testing.T) {
 			CNPJ: req["cnpj"].(string), DataAbertura: req["dataAbertura"].(string), Email: req["email"].(string),
 			Nome: req["nome"].(string), NomeDoPlano: "basic", Password: req["password"].(string),
 			RazaoSocial: req["razaoSocial"].(string),
-		}, "", mustCatalog(t), time.Now())
+		}, "", mustCatalog(t), "America/Sao_Paulo", time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -442,8 +453,10 @@ func TestCadastroIdempotencyKeyHeaderScopesTheStripeKeys(t *testing.T) {
 func TestCadastroCompensatesWhenTheInsertFails(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	// A test-only trigger makes the insert fail after Stripe succeeded.
-	_, err := e.db.Exec(ctx, `
+	// A test-only trigger makes the insert fail after Stripe succeeded;
+	// only the owner may add one.
+	owner := dbtest.AsOwner(t, e.db.Config().ConnString())
+	_, err := owner.Exec(ctx, `
 		CREATE FUNCTION falha_teste() RETURNS trigger LANGUAGE plpgsql AS
 		$$ BEGIN RAISE EXCEPTION 'falha de teste'; END $$;
 		CREATE TRIGGER falha_teste BEFORE INSERT ON empresas FOR EACH ROW EXECUTE FUNCTION falha_teste();`)
@@ -472,7 +485,7 @@ func TestCadastroCompensatesWhenTheInsertFails(t *testing.T) {
 
 	// The retry must not get the deleted customer back from Stripe's
 	// idempotency replay: its keys are new.
-	if _, err := e.db.Exec(ctx, `DROP TRIGGER falha_teste ON empresas`); err != nil {
+	if _, err := owner.Exec(ctx, `DROP TRIGGER falha_teste ON empresas`); err != nil {
 		t.Fatal(err)
 	}
 	if a := e.register(t, req, nil); a.status != http.StatusOK {

@@ -46,9 +46,14 @@ type env struct {
 type envOption func(*envConfig)
 
 type envConfig struct {
-	stripeURL  string
-	authStatus int
+	stripeURL   string
+	authStatus  int
+	defaultZone string
 }
+
+// withDefaultZone sets the configured zone of new companies
+// (COMPANY_TIME_ZONE).
+func withDefaultZone(z string) envOption { return func(c *envConfig) { c.defaultZone = z } }
 
 // withStripeURL points the service at another Stripe (e.g. a dead port).
 func withStripeURL(u string) envOption { return func(c *envConfig) { c.stripeURL = u } }
@@ -64,7 +69,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		iss:    jwttest.NewIssuer(t),
 		logs:   &logtest.Buffer{},
 	}
-	cfg := envConfig{stripeURL: e.stripe.URL, authStatus: http.StatusNoContent}
+	cfg := envConfig{stripeURL: e.stripe.URL, authStatus: http.StatusNoContent, defaultZone: "America/Sao_Paulo"}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -82,9 +87,10 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 			// No stripe-go retries: each test decides what fails.
 			MaxNetworkRetries: 0,
 		}, log),
-		Plans: catalog,
-		Auth:  authapi.New(e.auth.srv.URL, svcclient.WithRetries(0)),
-		Log:   log,
+		Plans:  catalog,
+		Auth:   authapi.New(e.auth.srv.URL, svcclient.WithRetries(0)),
+		Log:    log,
+		Config: Config{FusoHorarioPadrao: cfg.defaultZone},
 	}
 	srv := httpserver.New("company-billing", httpserver.Config{
 		ReadTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 5 * time.Second,

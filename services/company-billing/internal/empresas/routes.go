@@ -1,6 +1,6 @@
 // Package empresas holds the company routes: registration (POST
 // /empresas, with its Stripe customer and subscription), the company's
-// own view (GET /empresas/me), the admin listing and blocking under
+// own view and settings (GET and PATCH /empresas/me), the admin listing and blocking under
 // /admin/empresas, and the internal API auth calls to check company
 // credentials. Each route's handler is in the file named after it;
 // rules.go validates the registration, store.go holds the SQL.
@@ -10,6 +10,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -30,8 +32,13 @@ type Service struct {
 	Plans  plans.Catalog
 	Auth   TokenRevoker
 	Log    *slog.Logger
+	// Config holds the default time zone of new companies.
+	Config Config
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// RegistrationLimit bounds POST /empresas per client address (nil:
+	// no limit).
+	RegistrationLimit fiber.Handler
 }
 
 // Mount registers the routes: the public ones on srv.Public (registration
@@ -39,8 +46,14 @@ type Service struct {
 // internal ones on srv.Internal.
 func (s *Service) Mount(srv *httpserver.Server, v *jwtauth.Verifier) {
 	pub := srv.Public
-	pub.Post("/empresas", s.cadastrar)
-	pub.Get("/empresas/me", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa), s.me)
+	if s.RegistrationLimit != nil {
+		pub.Post("/empresas", s.RegistrationLimit, s.cadastrar)
+	} else {
+		pub.Post("/empresas", s.cadastrar)
+	}
+	me := pub.Group("/empresas/me", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa))
+	me.Get("", s.me)
+	me.Patch("", s.alterar)
 
 	admin := pub.Group("/admin/empresas", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleAdmin))
 	admin.Get("", s.listar)

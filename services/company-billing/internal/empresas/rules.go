@@ -25,6 +25,33 @@ type cadastroRequest struct {
 	NomeDoPlano  string `json:"nomeDoPlano"`
 	Password     string `json:"password"`
 	RazaoSocial  string `json:"razaoSocial"`
+	// FusoHorario is optional: the configured default when absent.
+	FusoHorario *string `json:"fusoHorario"`
+	// Responsavel is optional: the company may name its responsible
+	// person later (PATCH /empresas/me).
+	Responsavel *responsavelInput `json:"responsavel"`
+}
+
+// responsavelInput is the person responsible for the company before the
+// REP, as sent.
+type responsavelInput struct {
+	Nome string `json:"nome"`
+	CPF  string `json:"cpf"`
+}
+
+// checkResponsavel validates r (nil is "not sent") under the field names
+// responsavel.nome and responsavel.cpf.
+func checkResponsavel(errs validate.Errors, r *responsavelInput) *Responsavel {
+	if r == nil {
+		return nil
+	}
+	if errs.Required(r.Nome, "responsavel.nome") {
+		errs.Length(r.Nome, "responsavel.nome", minNome, maxNome)
+	}
+	if errs.Required(r.CPF, "responsavel.cpf") {
+		errs.Check(brdocs.ValidCPF(r.CPF), "responsavel.cpf", "CPF inválido: use ###.###.###-## com dígitos verificadores corretos")
+	}
+	return &Responsavel{Nome: r.Nome, CPF: r.CPF}
 }
 
 // Length bounds of the free-text fields.
@@ -58,10 +85,15 @@ type cadastro struct {
 	dataAbertura time.Time
 	// idempotencyKey is the client's Idempotency-Key header, if any.
 	idempotencyKey string
+	// fusoHorario is the zone sent, or the default.
+	fusoHorario string
+	// responsavel is the responsible person sent, or nil.
+	responsavel *Responsavel
 }
 
 // validar checks every field and answers one 400 naming all the bad ones.
-func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, now time.Time) (cadastro, error) {
+// A company without fusoHorario gets zonaPadrao.
+func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, zonaPadrao string, now time.Time) (cadastro, error) {
 	errs := validate.Errors{}
 	if errs.Required(req.Nome, "nome") {
 		errs.Length(req.Nome, "nome", minNome, maxNome)
@@ -84,10 +116,17 @@ func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, now tim
 		errs.Check(password.CheckStrength(req.Password) == nil, "password", password.ErrWeak.Error())
 	}
 	errs.Check(validIdempotencyKey(idemKey), "Idempotency-Key", "deve ter de 1 a 255 caracteres ASCII visíveis")
+	zona := zonaPadrao
+	if req.FusoHorario != nil {
+		zona = *req.FusoHorario
+		errs.Check(validate.TimeZone(zona), "fusoHorario", validate.TimeZoneMessage)
+	}
+	resp := checkResponsavel(errs, req.Responsavel)
 	if err := errs.Err(); err != nil {
 		return cadastro{}, err
 	}
-	return cadastro{cadastroRequest: req, plan: plan, dataAbertura: abertura, idempotencyKey: idemKey}, nil
+	return cadastro{cadastroRequest: req, plan: plan, dataAbertura: abertura, idempotencyKey: idemKey,
+		fusoHorario: zona, responsavel: resp}, nil
 }
 
 // checkAbertura parses dataAbertura: a real DD/MM/YYYY date, not in the

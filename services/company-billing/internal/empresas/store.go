@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/outbox"
 )
 
 // Empresa is a row of the empresas table.
@@ -31,22 +32,64 @@ type Empresa struct {
 	AssinaturaStatus  *string
 	Bloqueada         bool
 	CriadaEm          time.Time
+	// FusoHorario is the company's IANA time zone.
+	FusoHorario string
+	// Responsavel is the person responsible before the REP; nil until the
+	// company names one.
+	Responsavel *Responsavel
+}
+
+// Responsavel is the company's responsible person: name and CPF
+// (###.###.###-##).
+type Responsavel struct {
+	Nome string `json:"nome"`
+	CPF  string `json:"cpf"`
 }
 
 const columns = `id, nome, razao_social, cnpj, data_abertura, email, password_hash,
 	nome_do_plano, role, preco_id, invoice_id, billing_customer_id, subscription_id,
-	assinatura_status, bloqueada, criada_em`
+	assinatura_status, bloqueada, criada_em, fuso_horario, responsavel_nome, responsavel_cpf`
 
 func scan(row pgx.Row) (Empresa, error) {
 	var e Empresa
+	var respNome, respCPF *string
 	err := row.Scan(&e.ID, &e.Nome, &e.RazaoSocial, &e.CNPJ, &e.DataAbertura, &e.Email, &e.PasswordHash,
 		&e.NomeDoPlano, &e.Role, &e.PrecoID, &e.InvoiceID, &e.BillingCustomerID, &e.SubscriptionID,
-		&e.AssinaturaStatus, &e.Bloqueada, &e.CriadaEm)
+		&e.AssinaturaStatus, &e.Bloqueada, &e.CriadaEm, &e.FusoHorario, &respNome, &respCPF)
+	if respNome != nil && respCPF != nil {
+		e.Responsavel = &Responsavel{Nome: *respNome, CPF: *respCPF}
+	}
 	return e, err
+}
+
+// repIdentification is what the REP keeps of the company (AFD type 2):
+// a change of any of it is an empresa.alterada event. There is no
+// address or CNO in the company record yet, so local and cno are empty.
+func (e Empresa) repIdentification() outbox.Empresa {
+	id := outbox.Empresa{CNPJ: e.CNPJ, RazaoSocial: e.RazaoSocial}
+	if e.Responsavel != nil {
+		id.Responsavel = &outbox.Pessoa{Nome: e.Responsavel.Nome, CPF: e.Responsavel.CPF}
+	}
+	return id
+}
+
+// sameREPIdentification reports whether a and b are the same to the REP.
+func sameREPIdentification(a, b outbox.Empresa) bool {
+	if (a.Responsavel == nil) != (b.Responsavel == nil) {
+		return false
+	}
+	if a.Responsavel != nil && *a.Responsavel != *b.Responsavel {
+		return false
+	}
+	a.Responsavel, b.Responsavel = nil, nil
+	return a == b
 }
 
 // errNotFound: no company with that id or e-mail.
 var errNotFound = errors.New("empresa não encontrada")
+
+// errStoreBloqueada: the company is blocked, so it may not change itself.
+var errStoreBloqueada = errors.New("empresa bloqueada")
 
 // duplicateError is a unique violation; field names what is duplicated:
 // cnpj, email, or assinatura (the Stripe objects already belong to a
@@ -82,17 +125,30 @@ func unavailable(op string, err error) error {
 	return apierr.Unavailable("postgres", fmt.Errorf("%s: %w", op, err))
 }
 
-// Insert stores a new company and sets its ID. A unique violation is a
+// Insert stores a new company and sets its ID, with the REP event
+// empresa.incluida in the same transaction. A unique violation is a
 // *duplicateError; anything else is a 503 *apierr.Error.
 func (s *Store) Insert(ctx context.Context, e *Empresa) error {
-	err := s.db.QueryRow(ctx, `
-		INSERT INTO empresas (nome, razao_social, cnpj, data_abertura, email, password_hash,
-			nome_do_plano, role, preco_id, invoice_id, billing_customer_id, subscription_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-		RETURNING id, criada_em`,
-		e.Nome, e.RazaoSocial, e.CNPJ, e.DataAbertura, e.Email, e.PasswordHash,
-		e.NomeDoPlano, e.Role, e.PrecoID, e.InvoiceID, e.BillingCustomerID, e.SubscriptionID,
-	).Scan(&e.ID, &e.CriadaEm)
+	var respNome, respCPF *string
+	if e.Responsavel != nil {
+		respNome, respCPF = &e.Responsavel.Nome, &e.Responsavel.CPF
+	}
+	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `
+			INSERT INTO empresas (nome, razao_social, cnpj, data_abertura, email, password_hash,
+				nome_do_plano, role, preco_id, invoice_id, billing_customer_id, subscription_id, fuso_horario,
+				responsavel_nome, responsavel_cpf)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+			RETURNING id, criada_em`,
+			e.Nome, e.RazaoSocial, e.CNPJ, e.DataAbertura, e.Email, e.PasswordHash,
+			e.NomeDoPlano, e.Role, e.PrecoID, e.InvoiceID, e.BillingCustomerID, e.SubscriptionID, e.FusoHorario,
+			respNome, respCPF,
+		).Scan(&e.ID, &e.CriadaEm)
+		if err != nil {
+			return err
+		}
+		return outbox.EnqueueEmpresa(ctx, tx, e.ID, outbox.EmpresaIncluida, e.repIdentification())
+	})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		if field, ok := uniqueFields[pgErr.ConstraintName]; ok {
@@ -237,4 +293,54 @@ func (s *Store) SetBloqueada(ctx context.Context, id int64, bloqueada bool) (Emp
 		return Empresa{}, false, unavailable("commit", err)
 	}
 	return e, before, nil
+}
+
+// Columns a company may change on itself (PATCH /empresas/me); Update
+// sets no other.
+const (
+	colFusoHorario     = "fuso_horario"
+	colResponsavelNome = "responsavel_nome"
+	colResponsavelCPF  = "responsavel_cpf"
+)
+
+var updatable = []string{colFusoHorario, colResponsavelNome, colResponsavelCPF}
+
+// Update sets the columns of set (keys from updatable) on company id
+// unless it is blocked, and returns it as it is now; errNotFound when
+// there is none, errStoreBloqueada when it is blocked (nothing changed).
+// When the change touches what the REP keeps of the company, the event
+// empresa.alterada is written in the same transaction.
+func (s *Store) Update(ctx context.Context, id int64, set map[string]any) (Empresa, error) {
+	tx, err := s.db.Begin(ctx)
+	if err != nil {
+		return Empresa{}, unavailable("begin", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	before, err := scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM empresas WHERE id = $1 FOR UPDATE`, id))
+	if err != nil {
+		return Empresa{}, notFound(err, "lock empresa")
+	}
+	if before.Bloqueada {
+		return Empresa{}, errStoreBloqueada
+	}
+	sql, args := "UPDATE empresas SET atualizada_em = now()", []any{id}
+	for _, col := range updatable {
+		if v, ok := set[col]; ok {
+			args = append(args, v)
+			sql += fmt.Sprintf(", %s = $%d", col, len(args))
+		}
+	}
+	e, err := scan(tx.QueryRow(ctx, sql+` WHERE id = $1 RETURNING `+columns, args...))
+	if err != nil {
+		return Empresa{}, unavailable("update empresa", err)
+	}
+	if after := e.repIdentification(); !sameREPIdentification(before.repIdentification(), after) {
+		if err := outbox.EnqueueEmpresa(ctx, tx, id, outbox.EmpresaAlterada, after); err != nil {
+			return Empresa{}, unavailable("enqueue", err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return Empresa{}, unavailable("commit", err)
+	}
+	return e, nil
 }

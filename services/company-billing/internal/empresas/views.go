@@ -32,6 +32,9 @@ type empresaFields struct {
 	RazaoSocial       string  `json:"razaoSocial"`
 	Role              string  `json:"role"`
 	BillingCustomerID string  `json:"billingCustomerId"`
+	FusoHorario       string  `json:"fusoHorario"`
+	// Responsavel is null until the company names one.
+	Responsavel *Responsavel `json:"responsavel"`
 }
 
 func newEmpresaFields(e Empresa) empresaFields {
@@ -47,6 +50,8 @@ func newEmpresaFields(e Empresa) empresaFields {
 		RazaoSocial:       e.RazaoSocial,
 		Role:              e.Role,
 		BillingCustomerID: e.BillingCustomerID,
+		FusoHorario:       e.FusoHorario,
+		Responsavel:       e.Responsavel,
 	}
 }
 
@@ -75,12 +80,17 @@ type companyView struct {
 	NomeDoPlano      string  `json:"nomeDoPlano"`
 	AssinaturaStatus *string `json:"assinaturaStatus"`
 	Bloqueada        bool    `json:"bloqueada"`
+	FusoHorario      string  `json:"fusoHorario"`
+	// Responsavel is null until the company names one: timekeeping then
+	// writes zeros as the responsible CPF.
+	Responsavel *Responsavel `json:"responsavel"`
 }
 
 func newCompanyView(e Empresa) companyView {
 	return companyView{
 		ID: e.ID, Email: e.Email, Nome: e.Nome, RazaoSocial: e.RazaoSocial, CNPJ: e.CNPJ,
 		Role: e.Role, NomeDoPlano: e.NomeDoPlano, AssinaturaStatus: e.AssinaturaStatus, Bloqueada: e.Bloqueada,
+		FusoHorario: e.FusoHorario, Responsavel: e.Responsavel,
 	}
 }
 

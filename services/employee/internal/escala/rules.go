@@ -7,12 +7,14 @@
 // Monday to Friday. Each entry starts at entrada (HH:MM, company local
 // time) and gives saidaAlmoco, retornoAlmoco and saida in minutes after
 // entrada, strictly increasing, the whole shift within 24 hours (a shift
-// may cross midnight: entrada 22:00 with saida 480 ends at 06:00).
+// may cross midnight: entrada 22:00 with saida 480 ends at 06:00). A
+// day's shift must end before the next day's starts (see Overlap).
 package escala
 
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ponto/ponto/pkg/validate"
 )
@@ -21,6 +23,7 @@ import (
 const (
 	MaxHorarios   = 7    // one entry per weekday
 	MaxShift      = 1440 // minutes: a shift lasts at most 24 hours
+	MaxShift12x36 = 720  // minutes: the shift of a 12x36
 	nomeMinLength = 1
 	nomeMaxLength = 100
 )
@@ -31,6 +34,11 @@ type Horario struct {
 	SaidaAlmoco   int    `json:"saidaAlmoco"`
 	RetornoAlmoco int    `json:"retornoAlmoco"`
 	Saida         int    `json:"saida"`
+	// IntervaloPreAssinalado marks the break as pre-assigned (Portaria 671
+	// art. 83): the employee punches only in and out, and timekeeping
+	// counts the scheduled break without punches. Optional, false when
+	// absent (and then not echoed).
+	IntervaloPreAssinalado bool `json:"intervaloPreAssinalado,omitempty"`
 }
 
 // Escala is a stored schedule, as every route answers it: the three
@@ -40,7 +48,17 @@ type Escala struct {
 	EmpresaID int64     `json:"empresaId"`
 	Nome      string    `json:"nome"`
 	Horarios  []Horario `json:"horarios"`
+	// Tipo is "12x36" for a 12x36 schedule, with its anchor date
+	// DataInicio (YYYY-MM-DD); both absent (not echoed) for a weekly one.
+	Tipo       string  `json:"tipo,omitempty"`
+	DataInicio *string `json:"dataInicio,omitempty"`
 }
+
+// Tipos of schedule.
+const (
+	TipoSemanal = "semanal"
+	Tipo12x36   = "12x36"
+)
 
 // createInput is the body of POST /escalatrabalhos. Pointers tell a
 // missing value from a zero one, so each gets its own message.
@@ -48,6 +66,10 @@ type createInput struct {
 	EmpresaID int64          `json:"empresaId"`
 	Nome      string         `json:"nome"`
 	Horarios  []horarioInput `json:"horarios"`
+	// Tipo ("semanal", the default, or "12x36") and DataInicio, the 12x36's
+	// anchor date, are optional additions to the contract's body.
+	Tipo       *string `json:"tipo"`
+	DataInicio *string `json:"dataInicio"`
 }
 
 // Empresa is the company the body names (request.CompanyBody).
@@ -58,6 +80,8 @@ type horarioInput struct {
 	SaidaAlmoco   *int    `json:"saidaAlmoco"`
 	RetornoAlmoco *int    `json:"retornoAlmoco"`
 	Saida         *int    `json:"saida"`
+	// IntervaloPreAssinalado is optional (false).
+	IntervaloPreAssinalado *bool `json:"intervaloPreAssinalado"`
 }
 
 // check validates the body and returns the schedule to store.
@@ -77,7 +101,69 @@ func (in createInput) check() (Escala, error) {
 		}
 		out.Horarios = append(out.Horarios, h.check(v, fmt.Sprintf("horarios[%d].", i)))
 	}
+	if in.Tipo != nil && *in.Tipo == Tipo12x36 {
+		out.Tipo, out.DataInicio = Tipo12x36, in.DataInicio
+		return out, in.check12x36(v, out)
+	}
+	v.Check(in.Tipo == nil || *in.Tipo == TipoSemanal, "tipo", "use semanal ou 12x36")
+	v.Check(in.DataInicio == nil, "dataInicio", "só a escala 12x36 tem data de início")
+	if len(v) == 0 {
+		if i, overlap := Overlap(out.Horarios); overlap {
+			v.Check(false, fmt.Sprintf("horarios[%d]", i), fmt.Sprintf(
+				"o turno de %s termina depois do início do turno de %s", weekdays[i], weekdays[(i+1)%MaxHorarios]))
+		}
+	}
 	return out, v.Err()
+}
+
+// check12x36 adds a 12x36's rules to v: one entry, a shift of at most
+// 12 hours, and the anchor date (2000-01-01 to 2100-12-31).
+func (in createInput) check12x36(v validate.Errors, out Escala) error {
+	v.Check(len(in.Horarios) == 1, "horarios", "a escala 12x36 tem um único horário, o do turno de 12 horas")
+	if len(out.Horarios) == 1 {
+		v.Check(out.Horarios[0].Saida <= MaxShift12x36, "horarios[0].saida", "o turno da escala 12x36 dura no máximo 12 horas (720 minutos)")
+	}
+	if in.DataInicio == nil {
+		v.Check(false, "dataInicio", "obrigatória para a escala 12x36: a data do primeiro turno (AAAA-MM-DD)")
+	} else {
+		d, err := time.Parse(time.DateOnly, *in.DataInicio)
+		v.Check(err == nil && d.Year() >= 2000 && d.Year() <= 2100, "dataInicio", "data inválida (use AAAA-MM-DD, de 2000 a 2100)")
+	}
+	return v.Err()
+}
+
+// minutesPerDay and week place the shifts on one week's timeline.
+const (
+	minutesPerDay = 24 * 60
+	week          = MaxHorarios * minutesPerDay
+)
+
+// weekdays names the entries in messages, from Monday.
+var weekdays = [MaxHorarios]string{"segunda-feira", "terça-feira", "quarta-feira", "quinta-feira",
+	"sexta-feira", "sábado", "domingo"}
+
+// Overlap finds the first day whose shift runs into the next day's: on a
+// timeline from Monday 00:00, day i's shift runs from i days plus its
+// entrada to that plus saida (so past midnight, even into the next day,
+// when entrada+saida passes 24 h), and it must end no later than day
+// i+1's shift starts. With all seven days, Sunday's shift is checked
+// against the next Monday's. Only neighbours can meet, since no shift
+// lasts over 24 hours. hs must be valid entries (HH:MM entradas).
+func Overlap(hs []Horario) (day int, overlap bool) {
+	start := func(i int) int {
+		m, _ := validate.ClockTime(hs[i%len(hs)].Entrada)
+		return i*minutesPerDay + m
+	}
+	for i := range hs {
+		next := i + 1
+		if next == len(hs) && len(hs) < MaxHorarios {
+			break // rest days follow: nothing to meet
+		}
+		if start(i)+hs[i].Saida > start(next) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // check records the entry's problems under prefix (e.g. "horarios[0].").
@@ -93,6 +179,7 @@ func (h horarioInput) check(v validate.Errors, prefix string) Horario {
 	out.SaidaAlmoco = minutes(v, h.SaidaAlmoco, prefix+"saidaAlmoco")
 	out.RetornoAlmoco = minutes(v, h.RetornoAlmoco, prefix+"retornoAlmoco")
 	out.Saida = minutes(v, h.Saida, prefix+"saida")
+	out.IntervaloPreAssinalado = h.IntervaloPreAssinalado != nil && *h.IntervaloPreAssinalado
 	if h.SaidaAlmoco != nil && h.RetornoAlmoco != nil && h.Saida != nil {
 		v.Check(out.SaidaAlmoco < out.RetornoAlmoco, prefix+"retornoAlmoco", "deve ser maior que saidaAlmoco")
 		v.Check(out.RetornoAlmoco < out.Saida, prefix+"saida", "deve ser maior que retornoAlmoco")

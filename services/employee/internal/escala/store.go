@@ -24,9 +24,9 @@ func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 // Create stores e and returns it with its id.
 func (s *Store) Create(ctx context.Context, e Escala) (Escala, error) {
 	err := s.db.QueryRow(ctx,
-		`INSERT INTO escalas_trabalho (empresa_id, nome, horarios, minutos_diarios)
-		 VALUES ($1, $2, $3, $4) RETURNING id`,
-		e.EmpresaID, e.Nome, e.Horarios, DailyMinutes(e.Horarios),
+		`INSERT INTO escalas_trabalho (empresa_id, nome, horarios, minutos_diarios, tipo, data_inicio)
+		 VALUES ($1, $2, $3, $4, coalesce(nullif($5, ''), 'semanal'), $6::date) RETURNING id`,
+		e.EmpresaID, e.Nome, e.Horarios, DailyMinutes(e.Horarios), e.Tipo, e.DataInicio,
 	).Scan(&e.ID)
 	if err != nil {
 		return Escala{}, fmt.Errorf("escala: create: %w", err)
@@ -34,7 +34,11 @@ func (s *Store) Create(ctx context.Context, e Escala) (Escala, error) {
 	return e, nil
 }
 
-const selectEscala = `SELECT e.id, e.empresa_id, e.nome, e.horarios FROM escalas_trabalho e `
+const selectEscala = `SELECT e.id, e.empresa_id, e.nome, e.horarios, ` + Columns12x36 + ` FROM escalas_trabalho e `
+
+// Columns12x36 read a 12x36's tipo and anchor date (e aliases
+// escalas_trabalho), empty and NULL for a weekly schedule.
+const Columns12x36 = `CASE WHEN e.tipo = '12x36' THEN e.tipo ELSE '' END, to_char(e.data_inicio, 'YYYY-MM-DD')`
 
 // Get returns schedule id of company empresaID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, empresaID, id int64) (Escala, error) {
@@ -79,6 +83,6 @@ func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Escal
 
 func scanEscala(row pgx.CollectableRow) (Escala, error) {
 	var e Escala
-	err := row.Scan(&e.ID, &e.EmpresaID, &e.Nome, &e.Horarios)
+	err := row.Scan(&e.ID, &e.EmpresaID, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio)
 	return e, err
 }

@@ -32,6 +32,7 @@ func (h *Handlers) Internal(r fiber.Router) {
 	// por-email before :funcionarioId, which would otherwise take it.
 	r.Get("/internal/funcionarios", h.internalByIDs)
 	r.Get("/internal/funcionarios/por-email", h.internalByEmail)
+	r.Get("/internal/funcionarios/vinculos", h.internalEmployments)
 	r.Get("/internal/funcionarios/:funcionarioId", h.internalByID)
 	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
 	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
@@ -47,7 +48,7 @@ func (h *Handlers) internalByID(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(Render(f, Internal))
+	return c.JSON(RenderInternal(f))
 }
 
 // internalByIDs is GET /internal/funcionarios?ids=1,2,3: those of the
@@ -63,7 +64,7 @@ func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"funcionarios": RenderAll(fs, Internal)})
+	return c.JSON(fiber.Map{"funcionarios": RenderAllInternal(fs)})
 }
 
 var errIDs = apierr.Invalid(map[string]string{
@@ -91,23 +92,58 @@ func parseIDs(s string) ([]int64, error) {
 	return ids, nil
 }
 
-// internalByEmail is auth's login lookup; the e-mail matches ignoring case.
+// internalByEmail is one employment by e-mail (ignoring case): the only
+// one, or the one of ?empresaId=; 404 when none, 409 email_ambiguo when
+// the e-mail has several employments and no company was named.
 func (h *Handlers) internalByEmail(c *fiber.Ctx) error {
-	email := c.Query("email")
-	if email == "" || len(email) > emailMax {
-		return apierr.Invalid(map[string]string{"email": "informe um e-mail de até 254 caracteres"})
-	}
-	f, err := h.store.ByEmail(c.UserContext(), email)
+	fs, err := h.employments(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(Render(f, Internal))
+	empresaID, err := request.QueryID(c, "empresaId")
+	if err != nil {
+		return err
+	}
+	if empresaID != nil {
+		fs = slices.DeleteFunc(fs, func(f Funcionario) bool { return f.EmpresaID != *empresaID })
+	}
+	switch len(fs) {
+	case 0:
+		return ErrNotFound
+	case 1:
+		// The plain record, without the schedule: auth answers the login
+		// with it, and the schedule is no business of a client.
+		return c.JSON(Render(fs[0], Internal))
+	}
+	return apierr.Conflict("email_ambiguo", "o e-mail pertence a funcionários de mais de uma empresa; informe empresaId")
+}
+
+// internalEmployments is auth's login lookup: every employment of the
+// e-mail (ignoring case), active or not, in company order.
+func (h *Handlers) internalEmployments(c *fiber.Ctx) error {
+	fs, err := h.employments(c)
+	if err != nil {
+		return err
+	}
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		out[i] = Render(f, Internal)
+	}
+	return c.JSON(fiber.Map{"funcionarios": out})
+}
+
+func (h *Handlers) employments(c *fiber.Ctx) ([]Funcionario, error) {
+	email := c.Query("email")
+	if email == "" || len(email) > emailMax {
+		return nil, apierr.Invalid(map[string]string{"email": "informe um e-mail de até 254 caracteres"})
+	}
+	return h.store.ByEmail(c.UserContext(), email)
 }
 
 // departamentoFuncionarios is the answer of the by-name department route.
 type departamentoFuncionarios struct {
 	Departamento departamento.Departamento `json:"departamento"`
-	Funcionarios []Record                  `json:"funcionarios"`
+	Funcionarios []InternalRecord          `json:"funcionarios"`
 }
 
 // internalOfDepartamento serves timekeeping's reports: the department
@@ -131,7 +167,7 @@ func (h *Handlers) internalOfDepartamento(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(departamentoFuncionarios{Departamento: d, Funcionarios: RenderAll(fs, Internal)})
+	return c.JSON(departamentoFuncionarios{Departamento: d, Funcionarios: RenderAllInternal(fs)})
 }
 
 // internalSetFoto is media's PUT {"fotoProfile": "<url or null>"} → 204.

@@ -6,6 +6,8 @@ package funcionario
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/ponto/ponto/services/employee/internal/escala"
 )
 
 // Values the contract fixes.
@@ -45,6 +47,11 @@ type Funcionario struct {
 	DataAdmissao     *time.Time
 	DeviceToken      *string
 	FotoProfile      *string
+	// FusoHorario is the IANA zone of his place of work; nil: his
+	// company's.
+	FusoHorario *string
+	// Escala is his work schedule, read with him (internal views only).
+	Escala *escala.Escala
 	// HorarioTrabalho is the schedule's expected minutes per working day
 	// (escala.DailyMinutes), read through the employee's schedule.
 	HorarioTrabalho int
@@ -80,6 +87,7 @@ type Record struct {
 	Nispis          *string         `json:"nispis"`
 	UF              *string         `json:"uf"`
 	ValorHora       *float64        `json:"valorHora"`
+	FusoHorario     *string         `json:"fusoHorario"`
 
 	EmpresaID        int64  `json:"empresaId"`
 	EscalaTrabalhoID int64  `json:"escalaTrabalhoId"`
@@ -128,6 +136,7 @@ func Render(f Funcionario, a Audience) Record {
 		Nispis:           f.Nispis,
 		UF:               f.UF,
 		ValorHora:        f.ValorHora,
+		FusoHorario:      f.FusoHorario,
 		EmpresaID:        f.EmpresaID,
 		EscalaTrabalhoID: f.EscalaTrabalhoID,
 		DepartamentoID:   f.DepartamentoID,
@@ -148,9 +157,33 @@ func Render(f Funcionario, a Audience) Record {
 
 // RenderAll renders a list; an empty list is [] rather than null.
 func RenderAll(fs []Funcionario, a Audience) []Record {
-	out := make([]Record, 0, len(fs))
+	return renderAll(fs, func(f Funcionario) Record { return Render(f, a) })
+}
+
+// InternalRecord is the employee view of the internal API: the Record
+// (Internal audience) plus his work schedule, which timekeeping needs
+// with every punch. Public answers never carry escala.
+type InternalRecord struct {
+	Record
+	// Escala is what GET /internal/funcionarios/{id}/escala answers; null
+	// when he has none.
+	Escala *escala.Escala `json:"escala"`
+}
+
+// RenderInternal renders the internal employee view.
+func RenderInternal(f Funcionario) InternalRecord {
+	return InternalRecord{Record: Render(f, Internal), Escala: f.Escala}
+}
+
+// RenderAllInternal renders a list of internal views, [] when empty.
+func RenderAllInternal(fs []Funcionario) []InternalRecord {
+	return renderAll(fs, RenderInternal)
+}
+
+func renderAll[T any](fs []Funcionario, render func(Funcionario) T) []T {
+	out := make([]T, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, Render(f, a))
+		out = append(out, render(f))
 	}
 	return out
 }

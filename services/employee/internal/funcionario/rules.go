@@ -55,6 +55,7 @@ type createInput struct {
 	CodeMatricula  *string  `json:"codeMatricula"`
 	Nispis         *string  `json:"nispis"`
 	ValorHora      *float64 `json:"valorHora"`
+	FusoHorario    *string  `json:"fusoHorario"`
 }
 
 // Empresa is the company the body names (request.CompanyBody).
@@ -105,6 +106,7 @@ func (in createInput) check(now time.Time) (newFuncionario, error) {
 		Cidade: checkCidade(v, in.Cidade), UF: checkUF(v, in.UF),
 		CodeMatricula: checkMatricula(v, in.CodeMatricula), Nispis: checkNispis(v, in.Nispis),
 		ValorHora: checkValorHora(v, in.ValorHora), DataAdmissao: checkAdmissao(v, in.DataAdmissao, now),
+		FusoHorario: checkFusoHorario(v, in.FusoHorario),
 	}
 	return newFuncionario{Funcionario: f}, v.Err()
 }
@@ -130,6 +132,7 @@ type updateInput struct {
 	Nispis           request.Opt[string]  `json:"nispis"`
 	ValorHora        request.Opt[float64] `json:"valorHora"`
 	DataAdmissao     request.Opt[string]  `json:"dataAdmissao"`
+	FusoHorario      request.Opt[string]  `json:"fusoHorario"`
 }
 
 // change is one column to set; the column names come from this file only.
@@ -200,6 +203,9 @@ func (in updateInput) check(now time.Time) (update, error) {
 	}
 	if in.DataAdmissao.Set {
 		set("data_admissao", checkAdmissao(v, in.DataAdmissao.Ptr(), now))
+	}
+	if in.FusoHorario.Set {
+		set("fuso_horario", checkFusoHorario(v, in.FusoHorario.Ptr()))
 	}
 	if len(u.changes) == 0 && len(v) == 0 {
 		return update{}, validate.Errors{"corpo": "informe ao menos um campo para alterar"}.Err()
@@ -369,4 +375,13 @@ func checkValorHora(v validate.Errors, f *float64) *float64 {
 	v.Check(*f > 0 && *f <= valorHoraMax && math.Abs(cents-math.Round(cents)) < 1e-6, "valorHora",
 		fmt.Sprintf("deve ser um valor positivo até %d, com no máximo duas casas decimais", valorHoraMax))
 	return f
+}
+
+// checkFusoHorario accepts an optional IANA zone (validate.TimeZone); nil
+// means the company's.
+func checkFusoHorario(v validate.Errors, s *string) *string {
+	if s != nil {
+		v.Check(validate.TimeZone(*s), "fusoHorario", validate.TimeZoneMessage)
+	}
+	return s
 }

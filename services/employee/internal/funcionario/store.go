@@ -13,7 +13,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/employee/internal/escala"
 )
 
 // ErrNotFound means no such employee (in the caller's company).
@@ -25,25 +27,37 @@ type Store struct{ db *pgxpool.Pool }
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 
-// Create inserts n and returns its id. The unique indexes and composite
-// foreign keys decide duplicates and foreign references (see
+// Create inserts n and returns its id, with the REP event
+// funcionario.incluido in the same transaction. The unique indexes and
+// composite foreign keys decide duplicates and foreign references (see
 // constraintError), so no check-then-insert race exists.
 func (s *Store) Create(ctx context.Context, n newFuncionario) (int64, error) {
 	var id int64
-	err := s.db.QueryRow(ctx, `INSERT INTO funcionarios (
+	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		if err := insert(ctx, tx, n, &id); err != nil {
+			return err
+		}
+		return outbox.EnqueueFuncionario(ctx, tx, n.EmpresaID, outbox.FuncionarioIncluido,
+			outbox.Funcionario{ID: id, Nome: n.Nome, CPF: n.CPF})
+	})
+	return id, err
+}
+
+func insert(ctx context.Context, tx pgx.Tx, n newFuncionario, id *int64) error {
+	err := tx.QueryRow(ctx, `INSERT INTO funcionarios (
 			empresa_id, escala_trabalho_id, departamento_id, segmento, nome, cargo, email, cpf,
 			telefone, endereco, data_nascimento, password_hash, clt, pj, sobreaviso,
-			cidade, uf, code_matricula, nispis, valor_hora, data_admissao)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+			cidade, uf, code_matricula, nispis, valor_hora, data_admissao, fuso_horario)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
 		RETURNING id`,
 		n.EmpresaID, n.EscalaTrabalhoID, n.DepartamentoID, n.Segmento, n.Nome, n.Cargo, n.Email, n.CPF,
 		n.Telefone, n.Endereco, n.DataNascimento, n.PasswordHash, n.CLT, n.PJ, n.Sobreaviso,
-		n.Cidade, n.UF, n.CodeMatricula, n.Nispis, n.ValorHora, n.DataAdmissao,
-	).Scan(&id)
+		n.Cidade, n.UF, n.CodeMatricula, n.Nispis, n.ValorHora, n.DataAdmissao, n.FusoHorario,
+	).Scan(id)
 	if err != nil {
-		return 0, constraintError("funcionario: create", err)
+		return constraintError("funcionario: create", err)
 	}
-	return id, nil
+	return nil
 }
 
 // constraintError turns the violations of the employees table into the
@@ -81,19 +95,27 @@ func notFoundField(field, message string) *apierr.Error {
 		Fields: map[string]string{field: message}}
 }
 
-// selectFuncionario reads an employee with his schedule's daily minutes.
+// selectFuncionario reads an employee with his schedule, through the
+// one join every read makes anyway: the internal views carry the
+// schedule, so a batch of employees costs one query, not one per
+// employee.
 const selectFuncionario = `SELECT f.id, f.empresa_id, f.escala_trabalho_id, f.departamento_id, f.segmento,
 	f.nome, f.cargo, f.email, f.cpf, f.telefone, f.endereco, f.data_nascimento, f.code_verify,
 	f.ativo, f.clt, f.pj, f.sobreaviso, f.sentimento, f.cidade, f.uf, f.code_matricula, f.nispis,
-	f.valor_hora::float8, f.data_admissao, f.device_token, f.foto_profile, e.minutos_diarios
-	FROM funcionarios f JOIN escalas_trabalho e ON e.id = f.escala_trabalho_id `
+	f.valor_hora::float8, f.data_admissao, f.device_token, f.foto_profile, f.fuso_horario,
+	e.minutos_diarios, e.nome, e.horarios, ` + escala.Columns12x36 + `
+	FROM funcionarios f JOIN escalas_trabalho e ON e.id = f.escala_trabalho_id AND e.empresa_id = f.empresa_id `
 
 func scanFuncionario(row pgx.CollectableRow) (Funcionario, error) {
 	var f Funcionario
+	var e escala.Escala
 	err := row.Scan(&f.ID, &f.EmpresaID, &f.EscalaTrabalhoID, &f.DepartamentoID, &f.Segmento,
 		&f.Nome, &f.Cargo, &f.Email, &f.CPF, &f.Telefone, &f.Endereco, &f.DataNascimento, &f.CodeVerify,
 		&f.Ativo, &f.CLT, &f.PJ, &f.Sobreaviso, &f.Sentimento, &f.Cidade, &f.UF, &f.CodeMatricula, &f.Nispis,
-		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.HorarioTrabalho)
+		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.FusoHorario,
+		&f.HorarioTrabalho, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio)
+	e.ID, e.EmpresaID = f.EscalaTrabalhoID, f.EmpresaID
+	f.Escala = &e
 	return f, err
 }
 
@@ -118,10 +140,16 @@ func (s *Store) ByIDs(ctx context.Context, ids []int64) ([]Funcionario, error) {
 	return fs, nil
 }
 
-// ByEmail returns the employee whose e-mail is email, ignoring case as
-// the unique index does (internal API, for login).
-func (s *Store) ByEmail(ctx context.Context, email string) (Funcionario, error) {
-	return s.one(ctx, selectFuncionario+`WHERE lower(f.email) = lower($1)`, email)
+// ByEmail returns the employments whose e-mail is email, ignoring case as
+// the unique index does, in company order (internal API, for login): one
+// person may work for several companies under one e-mail.
+func (s *Store) ByEmail(ctx context.Context, email string) ([]Funcionario, error) {
+	rows, _ := s.db.Query(ctx, selectFuncionario+`WHERE lower(f.email) = lower($1) ORDER BY f.empresa_id`, email)
+	fs, err := pgx.CollectRows(rows, scanFuncionario)
+	if err != nil {
+		return nil, fmt.Errorf("funcionario: by e-mail: %w", err)
+	}
+	return fs, nil
 }
 
 func (s *Store) one(ctx context.Context, sql string, args ...any) (Funcionario, error) {
@@ -182,12 +210,14 @@ func (s *Store) OfDepartamento(ctx context.Context, empresaID, departamentoID in
 // before the commit with the row locked: if revoke fails, the
 // deactivation is rolled back, so an employee is never inactive while his
 // sessions live on. (If the commit itself fails after revoke succeeded,
-// the employee stays active and merely logs in again: harmless.)
+// the employee stays active and merely logs in again: harmless.) The REP
+// event the change makes, if any (see repEvent), is written in the same
+// transaction.
 func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revoke func(context.Context) error) error {
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
-		var ativo bool
-		err := tx.QueryRow(ctx, `SELECT ativo FROM funcionarios WHERE id = $1 AND empresa_id = $2 FOR UPDATE`,
-			id, empresaID).Scan(&ativo)
+		var before, after repState
+		err := tx.QueryRow(ctx, `SELECT ativo, nome, cpf FROM funcionarios WHERE id = $1 AND empresa_id = $2 FOR UPDATE`,
+			id, empresaID).Scan(&before.ativo, &before.nome, &before.cpf)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -201,15 +231,45 @@ func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revok
 			sets = append(sets, c.column+" = $"+strconv.Itoa(len(args)))
 		}
 		sets = append(sets, "atualizado_em = now()")
-		if _, err := tx.Exec(ctx, `UPDATE funcionarios SET `+strings.Join(sets, ", ")+
-			` WHERE id = $1 AND empresa_id = $2`, args...); err != nil {
+		if err := tx.QueryRow(ctx, `UPDATE funcionarios SET `+strings.Join(sets, ", ")+
+			` WHERE id = $1 AND empresa_id = $2 RETURNING ativo, nome, cpf`, args...,
+		).Scan(&after.ativo, &after.nome, &after.cpf); err != nil {
 			return constraintError("funcionario: update", err)
 		}
-		if ativo && u.deactivate {
+		if tipo := repEvent(before, after); tipo != "" {
+			err := outbox.EnqueueFuncionario(ctx, tx, empresaID, tipo, outbox.Funcionario{ID: id, Nome: after.nome, CPF: after.cpf})
+			if err != nil {
+				return err
+			}
+		}
+		if before.ativo && u.deactivate {
 			return revoke(ctx)
 		}
 		return nil
 	})
+}
+
+// repState is what of an employee the REP keeps (AFD type 5).
+type repState struct {
+	ativo     bool
+	nome, cpf string
+}
+
+// repEvent names the REP event of a change from before to after, or "":
+// an active employee leaving is an exclusion and one coming back an
+// inclusion; a name or CPF change of an active employee is an alteration;
+// anything else is not the REP's business (an inactive employee is not
+// in the REP, so renaming him records nothing until he comes back).
+func repEvent(before, after repState) string {
+	switch {
+	case before.ativo && !after.ativo:
+		return outbox.FuncionarioExcluido
+	case !before.ativo && after.ativo:
+		return outbox.FuncionarioIncluido
+	case after.ativo && (before.nome != after.nome || before.cpf != after.cpf):
+		return outbox.FuncionarioAlterado
+	}
+	return ""
 }
 
 // SetFotoProfile sets (or clears, with nil) the photo URL of employee id.

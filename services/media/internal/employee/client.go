@@ -15,6 +15,9 @@ type Funcionario struct {
 	ID          int64   `json:"id"`
 	EmpresaID   int64   `json:"empresaId"`
 	FotoProfile *string `json:"fotoProfile"`
+	// Ativo is false once the company deactivated the employee: he may no
+	// longer change or read his photo (his company still may).
+	Ativo bool `json:"ativo"`
 }
 
 // Client talks to the employee service's internal listener.

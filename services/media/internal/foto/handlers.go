@@ -53,6 +53,10 @@ func (h *Handlers) Public(r fiber.Router) {
 	r.Get("/funcionarios/:funcionarioId/foto", owner, h.download)
 }
 
+// errInactive refuses a deactivated employee his own photo routes: his
+// token may still be valid for a few minutes, his access is not.
+var errInactive = apierr.New(http.StatusForbidden, "funcionario_inativo", "funcionário inativo")
+
 // owner returns the employee named in the path when the caller may touch
 // his photo: he himself, or his company. A colleague, another company and
 // an unknown id all get the same 404. The company comes from the employee
@@ -78,6 +82,9 @@ func (h *Handlers) owner(c *fiber.Ctx) (employee.Funcionario, error) {
 	}
 	if f.ID != id || !caller.OwnsEmpresa(f.EmpresaID) {
 		return employee.Funcionario{}, errNotFound
+	}
+	if caller.IsFuncionario() && !f.Ativo {
+		return employee.Funcionario{}, errInactive
 	}
 	return f, nil
 }

@@ -1,7 +1,8 @@
 // Package afdexport serves the AFD (Arquivo Fonte de Dados) of a company:
-// GET /registropontos/afd?inicio=&fim=. The file format is package afd's;
-// this package gathers the employer's data, the period's records and the
-// REP-P's identification from configuration.
+// GET /registropontos/afd?inicio=&fim=&formato=txt|zip. The file format is
+// package afd's; this package gathers the employer's data, the period's
+// records and the REP-P's identification from configuration, and with
+// formato=zip adds the detached CAdES signature (pkg/signature).
 package afdexport
 
 import (
@@ -12,9 +13,11 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/arquivo"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -28,15 +31,18 @@ const (
 
 // Handlers serve the AFD export.
 type Handlers struct {
-	store     *Store
-	companies *empresa.Client
-	clock     *clock.Clock
-	rep       afd.REP
+	store  *Store
+	clock  *clock.Clock
+	zones  *fuso.Zones
+	rep    core.REP
+	signer *signature.Signer // nil: no certificate, no zip
 }
 
-// NewHandlers returns the handlers; rep identifies the REP-P.
-func NewHandlers(store *Store, companies *empresa.Client, clk *clock.Clock, rep afd.REP) *Handlers {
-	return &Handlers{store: store, companies: companies, clock: clk, rep: rep}
+// NewHandlers returns the handlers; rep identifies the REP-P, signer
+// (nil when no certificate is configured) signs the zip's .p7s.
+func NewHandlers(store *Store, clk *clock.Clock, zones *fuso.Zones, rep core.REP,
+	signer *signature.Signer) *Handlers {
+	return &Handlers{store: store, clock: clk, zones: zones, rep: rep, signer: signer}
 }
 
 // Public mounts the company route on r, which must already verify the
@@ -45,30 +51,36 @@ func (h *Handlers) Public(r fiber.Router) {
 	r.Get("/registropontos/afd", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.export)
 }
 
-// export is GET /registropontos/afd?inicio=&fim= (default: this month):
-// 200 with the AFD, ISO-8859-1 text with CR LF line ends, as an
-// attachment named as the layout says.
+// export is GET /registropontos/afd?inicio=&fim=&formato= (default: this
+// month, txt): 200 with the AFD, ISO-8859-1 text with CR LF line ends, as
+// an attachment named as the layout says; with formato=zip an
+// application/zip holding that file and its CAdES signature
+// <name>.p7s (409 sem_certificado when no certificate is configured).
 func (h *Handlers) export(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
 	}
-	inicio, fim, err := request.Period(c, h.clock.Today(), maxDays)
+	zipped, err := arquivo.ReadFormato(c, h.signer, "o AFD")
 	if err != nil {
 		return err
 	}
 	ctx := c.UserContext()
-	emp, err := h.companies.Get(ctx, caller.EmpresaID)
+	emp, err := h.zones.Fresh(ctx, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	inicio, fim, err := request.Period(c, h.clock.Today(emp.Zone), maxDays)
 	if err != nil {
 		return err
 	}
 	now := h.clock.Now()
-	w, err := afd.NewWriter(afd.Cabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, REP: h.rep,
-		Inicio: inicio, Fim: fim, Geracao: now, OffsetMinutes: h.clock.OffsetMinutes(now)})
+	w, err := core.NewWriter(core.Cabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, REP: h.rep,
+		Inicio: inicio, Fim: fim, Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)})
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	err = h.store.Write(ctx, w, caller.EmpresaID, inicio, fim, h.clock.Zone().String(), maxRecords)
+	err = h.store.Write(ctx, w, caller.EmpresaID, inicio, fim, emp.Zone, maxRecords)
 	if errors.Is(err, errTooMany) {
 		return apierr.Invalid(map[string]string{"fim": "o período tem mais de " + strconv.Itoa(maxRecords) +
 			" registros: divida-o em arquivos menores"})
@@ -80,7 +92,6 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	c.Set(fiber.HeaderContentType, "text/plain; charset=ISO-8859-1")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+afd.NomeArquivo(h.rep, emp.CNPJ)+`"`)
-	return c.Send(file)
+	name := core.NomeArquivo(h.rep, emp.CNPJ)
+	return arquivo.Send(c, name, file, zipped, h.signer, now)
 }

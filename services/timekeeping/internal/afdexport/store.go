@@ -7,7 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // Store reads what an AFD holds.
@@ -16,25 +17,38 @@ type Store struct{ db *pgxpool.Pool }
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 
-// registros are a company's REP records of a period, in NSR order: its
-// punches (type 7) whose workday is in the period and its employee
-// records (type 5) written on a local date in it. Both kinds take their
-// NSR from the same sequence, so the period's records are contiguous.
-// $1 company, $2..$3 period, $4 time zone, $5 limit.
-const registros = `SELECT '7' AS tipo, nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, ''
-	FROM registros_ponto WHERE empresa_id = $1 AND jornada BETWEEN $2::date AND $3::date
+// registros are a company's REP records recorded in a period, in NSR
+// order: punches (type 7), employee records (type 5), the employer's
+// identification (type 2) and sensitive events (type 6). All kinds take
+// their NSR from the one sequence, under one lock, stamped in NSR order, so
+// selecting by the recording instant keeps the file's NSRs contiguous.
+// $1 company, $2..$3 the period's first and last instants (from the start
+// of its first date to the start of the day after its last, in the
+// company's zone), $4 limit. Columns: type, NSR, instant, offset, and
+// a..e, whose meaning depends on the type (see Write).
+const registros = `SELECT '7' AS tipo, nsr, horario_registro, fuso_minutos, cpf AS a, coletor AS b, hash::text AS c,
+		'' AS d, '' AS e
+	FROM registros_ponto WHERE empresa_id = $1 AND horario_registro >= $2 AND horario_registro < $3
 UNION ALL
-SELECT '5', nsr, gravado_em, fuso_minutos, cpf, operacao, responsavel, nome
-	FROM empregados_rep WHERE empresa_id = $1 AND (gravado_em AT TIME ZONE $4::text)::date BETWEEN $2::date AND $3::date
-ORDER BY nsr LIMIT $5`
+SELECT '5', nsr, gravado_em, fuso_minutos, cpf, operacao, responsavel, nome, ''
+	FROM empregados_rep WHERE empresa_id = $1 AND gravado_em >= $2 AND gravado_em < $3
+UNION ALL
+SELECT '2', nsr, gravado_em, fuso_minutos, responsavel, empregador, cno_caepf, razao_social, local
+	FROM empresas_rep WHERE empresa_id = $1 AND gravado_em >= $2 AND gravado_em < $3
+UNION ALL
+SELECT '6', nsr, gravado_em, fuso_minutos, codigo, '', '', '', ''
+	FROM eventos_rep WHERE empresa_id = $1 AND gravado_em >= $2 AND gravado_em < $3
+ORDER BY nsr LIMIT $4`
 
 // errTooMany means the period holds more records than one file may.
 var errTooMany = fmt.Errorf("afdexport: too many records")
 
-// Write appends company empresaID's records of [inicio, fim] to w, at
-// most max of them (errTooMany beyond).
-func (s *Store) Write(ctx context.Context, w *afd.Writer, empresaID int64, inicio, fim time.Time, zone string, max int) error {
-	rows, err := s.db.Query(ctx, registros, empresaID, inicio, fim, zone, max+1)
+// Write appends company empresaID's records of the dates [inicio, fim] in
+// zone to w, at most max of them (errTooMany beyond).
+func (s *Store) Write(ctx context.Context, w *core.Writer, empresaID int64, inicio, fim time.Time, zone *time.Location,
+	max int) error {
+	rows, err := s.db.Query(ctx, registros, empresaID, clock.StartOfDay(inicio, zone),
+		clock.StartOfDay(fim.AddDate(0, 0, 1), zone), max+1)
 	if err != nil {
 		return fmt.Errorf("afdexport: query: %w", err)
 	}
@@ -44,18 +58,24 @@ func (s *Store) Write(ctx context.Context, w *afd.Writer, empresaID int64, inici
 		if n++; n > max {
 			return errTooMany
 		}
-		var tipo, cpf, codigo, extra, nome string
+		var tipo, a, b, c, d, e string
 		var nsr int64
 		var at time.Time
 		var offset int
-		if err := rows.Scan(&tipo, &nsr, &at, &offset, &cpf, &codigo, &extra, &nome); err != nil {
+		if err := rows.Scan(&tipo, &nsr, &at, &offset, &a, &b, &c, &d, &e); err != nil {
 			return fmt.Errorf("afdexport: scan: %w", err)
 		}
-		if tipo == "5" {
-			err = w.Empregado(afd.Empregado{NSR: nsr, Gravacao: at, OffsetMinutes: offset, Operacao: codigo,
-				CPF: cpf, Nome: nome, Responsavel: extra})
-		} else {
-			err = w.Marcacao(afd.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: offset, CPF: cpf, Coletor: codigo}, extra)
+		switch tipo {
+		case "7": // a CPF, b collector, c hash
+			err = w.Marcacao(core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: offset, CPF: a, Coletor: b}, c)
+		case "5": // a CPF, b operation, c responsible, d name
+			err = w.Empregado(core.Empregado{NSR: nsr, Gravacao: at, OffsetMinutes: offset, Operacao: b,
+				CPF: a, Nome: d, Responsavel: c})
+		case "2": // a responsible, b employer, c CNO/CAEPF, d legal name, e place
+			err = w.Empresa(core.Empresa{NSR: nsr, Gravacao: at, OffsetMinutes: offset, Responsavel: a,
+				Empregador: b, CNOCAEPF: c, RazaoSocial: d, Local: e})
+		case "6": // a code
+			err = w.Evento(core.Evento{NSR: nsr, Gravacao: at, OffsetMinutes: offset, Codigo: a})
 		}
 		if err != nil {
 			return err

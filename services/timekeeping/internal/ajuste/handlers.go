@@ -1,6 +1,7 @@
 package ajuste
 
 import (
+	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -21,16 +22,23 @@ var listStatus = map[string]string{
 	"reprovado": registro.StatusReprovado,
 }
 
+// Workdays place an instant in an employee's workday (his zone and
+// schedule: employee.Client and fuso.Zones).
+type Workdays interface {
+	Jornada(ctx context.Context, empresaID, funcionarioID int64, t time.Time) (time.Time, error)
+}
+
 // Handlers serve the adjustment routes.
 type Handlers struct {
 	store     *Store
 	registros *registro.Store
 	clock     *clock.Clock
+	workdays  Workdays
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, registros *registro.Store, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, registros: registros, clock: clk}
+func NewHandlers(store *Store, registros *registro.Store, clk *clock.Clock, workdays Workdays) *Handlers {
+	return &Handlers{store: store, registros: registros, clock: clk, workdays: workdays}
 }
 
 // Public mounts the routes on r, which must already verify the token.
@@ -69,8 +77,12 @@ func (h *Handlers) solicitar(c *fiber.Ctx) error {
 		return err
 	}
 	now := h.clock.Now()
+	workday, err := h.workdays.Jornada(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, req.DataSolicitar)
+	if err != nil {
+		return err
+	}
 	fits := func(jornada time.Time) error {
-		return fitsPunch(req.DataSolicitar, jornada, h.clock.Workday(req.DataSolicitar), now)
+		return fitsPunch(req.DataSolicitar, jornada, workday, now)
 	}
 	if err := h.store.Solicitar(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, id, req, now, fits); err != nil {
 		return err

@@ -13,13 +13,14 @@
 package ajuste
 
 import (
+	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/registro"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // Limits of a request.
@@ -37,21 +38,21 @@ var (
 )
 
 // canRequest says whether an employee may ask for an adjustment of a punch
-// whose adjustment is in status (nil: none yet).
+// whose adjustment is in status (nil: none yet): core.PodeSolicitar, as
+// the contract's 409s.
 func canRequest(status *string) error {
-	switch {
-	case status == nil || *status == registro.StatusReprovado:
-		return nil
-	case *status == registro.StatusSolicitado:
+	switch err := core.PodeSolicitar(status); {
+	case errors.Is(err, core.ErrAjusteJaSolicitado):
 		return errJaSolicitado
-	default:
+	case err != nil:
 		return errJaAprovado
 	}
+	return nil
 }
 
 // canDecide says whether the company may approve or reject now.
 func canDecide(status *string) error {
-	if status == nil || *status != registro.StatusSolicitado {
+	if core.PodeDecidir(status) != nil {
 		return errSemPendente
 	}
 	return nil
@@ -61,7 +62,7 @@ func canDecide(status *string) error {
 type solicitarInput struct {
 	DataSolicitar *string `json:"dataSolicitar"`
 	FuncionarioID int64   `json:"funcionarioId"`
-	Motivo        *string `json:"motivo"`
+	Motivo        *string `json:"motivo" text:"multiline"`
 }
 
 // pedido is a validated adjustment request.

@@ -13,6 +13,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
 
@@ -78,13 +79,20 @@ func (s *Store) Solicitar(ctx context.Context, empresaID, funcionarioID, registr
 }
 
 // Decidir approves (or rejects) the pending adjustment of company
-// empresaID's punch registroID.
+// empresaID's punch registroID. Approving treats the punch, so it is
+// refused (409 periodo_fechado) when its workday is in a closed period;
+// it takes the company's chain lock first, as every treatment does.
 func (s *Store) Decidir(ctx context.Context, empresaID, registroID int64, aprovar bool, now time.Time) error {
 	status := registro.StatusReprovado
 	if aprovar {
 		status = registro.StatusAprovado
 	}
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		if aprovar {
+			if err := fechamento.Lock(ctx, tx, empresaID); err != nil {
+				return err
+			}
+		}
 		var current string
 		err := tx.QueryRow(ctx, `SELECT status FROM ajustes WHERE registro_id = $1 AND empresa_id = $2 FOR UPDATE`,
 			registroID, empresaID).Scan(&current)
@@ -99,6 +107,15 @@ func (s *Store) Decidir(ctx context.Context, empresaID, registroID int64, aprova
 		}
 		if err := canDecide(&current); err != nil {
 			return err
+		}
+		if aprovar {
+			var jornada time.Time
+			if err := tx.QueryRow(ctx, `SELECT jornada FROM registros_ponto WHERE id = $1`, registroID).Scan(&jornada); err != nil {
+				return fmt.Errorf("ajuste: workday: %w", err)
+			}
+			if err := fechamento.CheckOpen(ctx, tx, empresaID, jornada); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.Exec(ctx, `UPDATE ajustes SET status = $2, decidido_em = $3 WHERE registro_id = $1`,
 			registroID, status, now); err != nil {

@@ -1,51 +1,41 @@
-// Package clock is the server's clock and the company calendar: every
-// punch is stamped here (never by the client), and the company's time zone
-// decides which workday (jornada, a local date) an instant belongs to.
+// Package clock is the server's clock: every punch is stamped here (never
+// by the client). Which workday an instant belongs to is the record
+// core's rule (core.Jornada), in the employee's zone (package fuso).
 package clock
 
 import "time"
 
-// Clock stamps punches and maps instants to company-local dates.
+// Clock stamps punches and gives the dates of instants in a zone.
 type Clock struct {
-	zone *time.Location
-	now  func() time.Time
+	now func() time.Time
 }
 
-// New returns a clock for zone. now is the time source (time.Now in
-// production; tests pass a settable one).
-func New(zone *time.Location, now func() time.Time) *Clock {
+// New returns a clock on the time source now (time.Now in production;
+// tests pass a settable one).
+func New(now func() time.Time) *Clock {
 	if now == nil {
 		now = time.Now
 	}
-	return &Clock{zone: zone, now: now}
+	return &Clock{now: now}
 }
-
-// Zone is the company time zone.
-func (c *Clock) Zone() *time.Location { return c.zone }
 
 // Now is the current instant in UTC with millisecond precision, as the
 // contract writes timestamps.
 func (c *Clock) Now() time.Time { return c.now().UTC().Truncate(time.Millisecond) }
 
-// Workday is the company-local date of t, as a civil date (midnight UTC).
-func (c *Clock) Workday(t time.Time) time.Time {
-	y, m, d := t.In(c.zone).Date()
+// Date is the civil date (midnight UTC) of t in zone loc.
+func Date(t time.Time, loc *time.Location) time.Time {
+	y, m, d := t.In(loc).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// Today is the company-local date now.
-func (c *Clock) Today() time.Time { return c.Workday(c.now()) }
+// Today is the civil date now in zone loc.
+func (c *Clock) Today(loc *time.Location) time.Time { return Date(c.now(), loc) }
 
-// StartOfDay is the instant the company-local civil date day begins.
-func (c *Clock) StartOfDay(day time.Time) time.Time {
+// StartOfDay is the instant the civil date day begins in zone loc.
+func StartOfDay(day time.Time, loc *time.Location) time.Time {
 	y, m, d := day.Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, c.zone).UTC()
-}
-
-// OffsetMinutes is the company's UTC offset at t (-180 in São Paulo).
-func (c *Clock) OffsetMinutes(t time.Time) int {
-	_, off := t.In(c.zone).Zone()
-	return off / 60
+	return time.Date(y, m, d, 0, 0, 0, 0, loc).UTC()
 }
 
 // DateFormat is how civil dates are written in paths, queries and answers.

@@ -9,7 +9,9 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -20,12 +22,20 @@ type Handlers struct {
 	store     *Store
 	employees *employee.Client
 	companies *empresa.Client
-	rep       afd.REP
+	rep       core.REP
+	signer    *signature.Signer // nil: unsigned receipts
+	// verificacao is the public check's URL up to the hash; empty: no QR
+	// code.
+	verificacao string
 }
 
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, companies *empresa.Client, rep afd.REP) *Handlers {
-	return &Handlers{store: store, employees: employees, companies: companies, rep: rep}
+// NewHandlers returns the handlers; signer (nil when no certificate is
+// configured) signs the receipts, verificacao is the public check's URL
+// up to the hash (empty when no public base URL is configured).
+func NewHandlers(store *Store, employees *employee.Client, companies *empresa.Client, rep core.REP,
+	signer *signature.Signer, verificacao string) *Handlers {
+	return &Handlers{store: store, employees: employees, companies: companies, rep: rep, signer: signer,
+		verificacao: verificacao}
 }
 
 // Public mounts the route on r, which must already verify the token.
@@ -34,15 +44,21 @@ func (h *Handlers) Public(r fiber.Router) {
 		jwtauth.RequireRole(jwtauth.RoleFuncionario, jwtauth.RoleEmpresa), h.get)
 }
 
-// get is GET /registropontos/{registroId}/comprovante: 200 application/pdf.
-// 404 for an absence, another employee's punch (for an employee) or
-// another company's.
+// get is GET /registropontos/{registroId}/comprovante?assinar=: 200
+// application/pdf, signed (PAdES) when a certificate is configured unless
+// assinar=false. Signing happens here, when the receipt is asked for,
+// never on the clock-in. 404 for an absence, another employee's punch
+// (for an employee) or another company's.
 func (h *Handlers) get(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
 	}
 	id, err := request.ID(c, "registroId")
+	if err != nil {
+		return err
+	}
+	signing, err := documento.ReadSigning(c, h.signer)
 	if err != nil {
 		return err
 	}
@@ -67,7 +83,10 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	b, err := PDF(m, nome, emp, h.rep)
+	b, err := PDF(m, nome, emp, h.rep, Extras{Assinatura: signing.Notice(), VerificacaoURL: h.verificacao})
+	if err == nil {
+		b, err = signing.Sign(b, Titulo)
+	}
 	if err != nil {
 		return apierr.Internal(err)
 	}

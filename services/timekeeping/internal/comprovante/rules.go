@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 )
@@ -15,16 +15,18 @@ const Titulo = "Comprovante de Registro de Ponto do Trabalhador"
 
 // coletores names the collector codes.
 var coletores = map[string]string{
-	afd.ColetorMobile: "aplicativo mobile", afd.ColetorBrowser: "navegador (browser)",
-	afd.ColetorDesktop: "aplicativo desktop", afd.ColetorDevice: "dispositivo eletrônico",
-	afd.ColetorOutro: "outro dispositivo eletrônico",
+	core.ColetorMobile: "aplicativo mobile", core.ColetorBrowser: "navegador (browser)",
+	core.ColetorDesktop: "aplicativo desktop", core.ColetorDevice: "dispositivo eletrônico",
+	core.ColetorOutro: "outro dispositivo eletrônico",
 }
 
 // PDF renders the receipt of punch m of employee nome at company emp:
 // the title, the employer (legal name and CNPJ), the work place, the REP-P's
 // INPI number, the employee (name and CPF), the punch's date and time, its
-// NSR and its SHA-256 hash, plus when it was recorded and how.
-func PDF(m Marcacao, nome string, emp empresa.Empresa, rep afd.REP) ([]byte, error) {
+// NSR and its SHA-256 hash, plus when it was recorded and how, and what
+// x adds: the line about its digital signature and the QR code of its
+// public check.
+func PDF(m Marcacao, nome string, emp empresa.Empresa, rep core.REP, x Extras) ([]byte, error) {
 	zone := time.FixedZone("", m.OffsetMinutes*60)
 	local := m.Horario.In(zone)
 	p := documento.New(Titulo, m.Horario, false)
@@ -45,7 +47,24 @@ func PDF(m Marcacao, nome string, emp empresa.Empresa, rep afd.REP) ([]byte, err
 	p.Field("Coletor", coletores[m.Coletor]+" (on-line)")
 	p.Field("Posição informada", m.Localizacao)
 	p.Mono("Código hash (SHA-256)", m.Hash)
+	p.Section("Assinatura")
+	p.Text(x.Assinatura)
+	if x.VerificacaoURL != "" {
+		url := x.VerificacaoURL + m.Hash
+		if err := p.QR(url, 35, "Verifique esta marcação, sem login: "+url); err != nil {
+			return nil, err
+		}
+	}
 	return p.Bytes()
+}
+
+// Extras are what the receipt prints besides the punch.
+type Extras struct {
+	// Assinatura says how the PDF is signed.
+	Assinatura string
+	// VerificacaoURL, when set, is the public check's URL up to the hash
+	// (https://host/verificacao/): the QR code points there.
+	VerificacaoURL string
 }
 
 // localTrabalho names the work place the punch was checked against: the
@@ -65,7 +84,7 @@ func localTrabalho(m Marcacao) string {
 	return s
 }
 
-func inpi(rep afd.REP) string {
+func inpi(rep core.REP) string {
 	if rep.INPI == "" {
 		return "não informado"
 	}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-pdf/fpdf"
+	"codeberg.org/go-pdf/fpdf"
 )
 
 // PDF is a document being written: A4, portrait, millimetres.

@@ -12,10 +12,13 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/svcclient"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // maxAnswer bounds what the by-name department route may send: it lists
@@ -47,16 +50,36 @@ type Funcionario struct {
 	CPF              string `json:"cpfcnpj"`
 	Ativo            bool   `json:"ativo"`
 	Segmento         *int   `json:"segmento"`
+	// FusoHorario is the employee's own zone (his place of work), nil for
+	// his company's.
+	FusoHorario *string `json:"fusoHorario"`
+	// Escala is his work schedule, which decides his workdays (nil
+	// without one).
+	Escala *Escala `json:"escala"`
 
 	Raw map[string]json.RawMessage `json:"-"`
-	// public is PublicJSON rendered once (by the cache).
-	public []byte
+	// public is PublicJSON rendered once (by the cache), and schedule
+	// Escala as the core reads it.
+	public   []byte
+	schedule *core.Escala
+}
+
+// Zone is the employee's own time zone, nil for his company's.
+func (f Funcionario) Zone() *string { return f.FusoHorario }
+
+// Schedule is the employee's schedule as the record core reads it
+// (Escala.Core, computed once per cached record).
+func (f Funcionario) Schedule() *core.Escala {
+	if f.schedule != nil {
+		return f.schedule
+	}
+	return f.Escala.Core()
 }
 
 // PublicJSON is the record as its employee may see it, as a JSON object
 // left open for the caller to append members and the closing brace:
 // every member the employee service sent except registrosPonto (the
-// clock-in writes its own) and codeVerify, which is null as on every
+// clock-in writes its own), escala (internal) and codeVerify, which is null as on every
 // public answer (the internal view carries the login code's hash). It
 // always holds at least that member: `{"ativo":true,...,"codeVerify":null`.
 func (f Funcionario) PublicJSON() ([]byte, error) {
@@ -65,7 +88,7 @@ func (f Funcionario) PublicJSON() ([]byte, error) {
 	}
 	m := make(map[string]json.RawMessage, len(f.Raw))
 	for k, v := range f.Raw {
-		if k != "registrosPonto" {
+		if k != "registrosPonto" && k != "escala" {
 			m[k] = v
 		}
 	}
@@ -84,7 +107,7 @@ func (f Funcionario) rendered() (Funcionario, error) {
 	if err != nil {
 		return Funcionario{}, err
 	}
-	f.public, f.Raw = public, nil
+	f.public, f.Raw, f.schedule = public, nil, f.Escala.Core()
 	return f, nil
 }
 
@@ -104,6 +127,7 @@ func (f *Funcionario) UnmarshalJSON(b []byte) error {
 	}{
 		{"id", &f.ID}, {"empresaId", &f.EmpresaID}, {"escalaTrabalhoId", &f.EscalaTrabalhoID},
 		{"nome", &f.Nome}, {"cargo", &f.Cargo}, {"cpfcnpj", &f.CPF}, {"ativo", &f.Ativo}, {"segmento", &f.Segmento},
+		{"fusoHorario", &f.FusoHorario}, {"escala", &f.Escala},
 	} {
 		if v, ok := raw[field.key]; ok {
 			if err := scalar(v, field.into); err != nil {
@@ -176,6 +200,9 @@ type Horario struct {
 	SaidaAlmoco   int    `json:"saidaAlmoco"`
 	RetornoAlmoco int    `json:"retornoAlmoco"`
 	Saida         int    `json:"saida"`
+	// IntervaloPreAssinalado: the break is pre-assigned (counted without
+	// punches, Portaria 671 art. 83).
+	IntervaloPreAssinalado bool `json:"intervaloPreAssinalado,omitempty"`
 }
 
 // Escala is a work schedule: horarios[0] is Monday ... horarios[6]
@@ -185,6 +212,32 @@ type Escala struct {
 	EmpresaID int64     `json:"empresaId"`
 	Nome      string    `json:"nome"`
 	Horarios  []Horario `json:"horarios"`
+	// Tipo is "12x36" for a 12x36 schedule (its one shift on DataInicio
+	// and every second day), empty for a weekly one.
+	Tipo       string  `json:"tipo,omitempty"`
+	DataInicio *string `json:"dataInicio,omitempty"`
+}
+
+// Core is the schedule as the record core reads it: weekday i's shift
+// (0 Monday), nil on rest days; nil for no schedule or one the core could
+// not read (the employee then keeps the calendar day).
+func (e *Escala) Core() *core.Escala {
+	if e == nil || len(e.Horarios) == 0 {
+		return nil
+	}
+	out := &core.Escala{}
+	if e.Tipo == "12x36" {
+		return e.ciclo()
+	}
+	for i, h := range e.Horarios {
+		entrada, ok := validate.ClockTime(h.Entrada)
+		if !ok || i > 6 {
+			return nil
+		}
+		out.Semana[i] = &core.Turno{Entrada: entrada, SaidaAlmoco: h.SaidaAlmoco, RetornoAlmoco: h.RetornoAlmoco, Saida: h.Saida,
+			PreAssinalado: h.IntervaloPreAssinalado}
+	}
+	return out
 }
 
 // Departamento is a department as the by-name route answers it.
@@ -259,4 +312,20 @@ func (c *Client) Departamento(ctx context.Context, empresaID int64, nome string)
 		return Departamento{}, nil, apierr.NotFound("departamento não encontrado")
 	}
 	return out.Departamento, out.Funcionarios, nil
+}
+
+// ciclo is a 12x36 schedule as the core reads it: its one shift on its
+// anchor date; nil when malformed.
+func (e *Escala) ciclo() *core.Escala {
+	if len(e.Horarios) != 1 || e.DataInicio == nil {
+		return nil
+	}
+	base, err := time.Parse(time.DateOnly, *e.DataInicio)
+	h := e.Horarios[0]
+	entrada, ok := validate.ClockTime(h.Entrada)
+	if err != nil || !ok {
+		return nil
+	}
+	return &core.Escala{Ciclo: &core.Ciclo12x36{Base: base, Turno: &core.Turno{Entrada: entrada,
+		SaidaAlmoco: h.SaidaAlmoco, RetornoAlmoco: h.RetornoAlmoco, Saida: h.Saida, PreAssinalado: h.IntervaloPreAssinalado}}}
 }

@@ -28,6 +28,9 @@ type Empresa struct {
 	Nome        string `json:"nome"`
 	RazaoSocial string `json:"razaoSocial"`
 	CNPJ        string `json:"cnpj"`
+	// FusoHorario is the company's IANA time zone ("" from a
+	// company-billing that predates it).
+	FusoHorario string `json:"fusoHorario"`
 }
 
 // Get returns company id (blocked or not: its records stay the law's).

@@ -14,9 +14,12 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -29,12 +32,16 @@ type Handlers struct {
 	employees *employee.Client
 	companies *empresa.Client
 	clock     *clock.Clock
+	zones     *fuso.Zones
+	signer    *signature.Signer // nil: unsigned PDFs
 }
 
-// NewHandlers returns the handlers.
+// NewHandlers returns the handlers; signer (nil when no certificate is
+// configured) signs the PDF.
 func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *empresa.Client,
-	clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk}
+	clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer) *Handlers {
+	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
+		signer: signer}
 }
 
 // Public mounts the route on r, which must already verify the token.
@@ -43,9 +50,10 @@ func (h *Handlers) Public(r fiber.Router) {
 		jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleFuncionario), h.get)
 }
 
-// get is the route: 200 JSON or application/pdf. The company sees its
-// employees' timesheets, an employee only his own (404 otherwise, as for
-// another company's employee).
+// get is the route: 200 JSON or application/pdf (signed with PAdES when
+// a certificate is configured, unless assinar=false). The company sees
+// its employees' timesheets, an employee only his own (404 otherwise, as
+// for another company's employee).
 func (h *Handlers) get(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
@@ -55,7 +63,15 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	inicio, pdf, err := readQuery(c, h.clock.Today())
+	companyZone, err := h.zones.Empresa(c.UserContext(), caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	inicio, pdf, err := readQuery(c, h.clock.Today(companyZone))
+	if err != nil {
+		return err
+	}
+	signing, err := documento.ReadSigning(c, h.signer)
 	if err != nil {
 		return err
 	}
@@ -69,7 +85,10 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if !pdf {
 		return c.JSON(e)
 	}
-	b, err := PDF(e, h.clock.Now())
+	b, err := PDF(e, h.clock.Now(), signing.Notice())
+	if err == nil {
+		b, err = signing.Sign(b, Titulo+" "+e.Periodo.Mes)
+	}
 	if err != nil {
 		return apierr.Internal(err)
 	}
@@ -116,13 +135,16 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if err != nil {
 		return Espelho{}, err
 	}
+	zone, err := h.zones.Funcionario(ctx, empresaID, f.FusoHorario)
+	if err != nil {
+		return Espelho{}, err
+	}
 	fim := inicio.AddDate(0, 1, -1)
 	ate := fim
-	if today := h.clock.Today(); today.Before(fim) {
+	if today := h.clock.Today(zone); today.Before(fim) {
 		ate = today // days to come have nothing to show yet
 	}
-	zone := h.clock.Zone()
-	p, err := relatorio.ParamsFor(empresaID, inicio, ate, zone.String(), f, escala)
+	p, err := relatorio.ParamsFor(empresaID, inicio, ate, f, escala)
 	if err != nil {
 		return Espelho{}, err
 	}
@@ -140,9 +162,19 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		k := x.Jornada.Format(time.DateOnly)
 		byDay[k] = append(byDay[k], x)
 	}
+	abonos, err := h.store.abonos(ctx, empresaID, id, inicio, ate)
+	if err != nil {
+		return Espelho{}, err
+	}
+	abonosByDay := map[string][]abono{}
+	for _, a := range abonos {
+		k := a.Data.Format(time.DateOnly)
+		abonosByDay[k] = append(abonosByDay[k], a)
+	}
+	semana := escala.Core()
 	out := Espelho{
 		Empregador:  Empregador{RazaoSocial: emp.RazaoSocial, Nome: emp.Nome, CNPJ: emp.CNPJ},
-		Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, CPF: f.CPF, Cargo: f.Cargo},
+		Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, CPF: f.CPF, Cargo: f.Cargo, DataAdmissao: admissao(f)},
 		Periodo: Periodo{Mes: inicio.Format("2006-01"), Inicio: inicio.Format(time.DateOnly), Fim: fim.Format(time.DateOnly),
 			ApuradoAte: ate.Format(time.DateOnly), EscalaNome: escala.Nome, EscalaID: escala.ID,
 			GeradoEm: clock.FormatISO(h.clock.Now()), TotalDeDias: fim.Day(), DiasApurados: daysBetween(inicio, ate)},
@@ -152,9 +184,10 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		Totais:            relatorio.Somar(days),
 	}
 	for _, d := range days {
-		orig, trat, desc := tratar(byDay[d.Data], zone)
+		data, _ := time.Parse(time.DateOnly, d.Data)
+		orig, trat, desc := tratar(byDay[d.Data], zone, data, semana.Turno(data))
 		out.Dias = append(out.Dias, Dia{Dia: d, DiaSemana: diasSemana[weekday(d.Data)], MarcacoesOriginais: orig,
-			MarcacoesTratadas: trat, Desconsideradas: desc})
+			MarcacoesTratadas: trat, Desconsideradas: desc, Abonos: abonosDoDia(abonosByDay[d.Data])})
 	}
 	return out, nil
 }

@@ -14,16 +14,23 @@ const Titulo = "Espelho de Ponto"
 
 // PDF renders e (landscape A4): employer, employee, period, contractual
 // schedule, one row per day (treated punches and figures), the treatments
-// with their reasons, the totals and the legend of the alerts.
-func PDF(e Espelho, now time.Time) ([]byte, error) {
+// with their reasons, the totals, the legend of the alerts and assinatura,
+// the line about its digital signature.
+func PDF(e Espelho, now time.Time, assinatura string) ([]byte, error) {
 	p := documento.New(Titulo+" - "+e.Periodo.Mes, now, true)
 	p.Field("Empregador", e.Empregador.RazaoSocial+" (CNPJ "+e.Empregador.CNPJ+")")
 	p.Field("Trabalhador", e.Funcionario.Nome+" (CPF "+e.Funcionario.CPF+") - "+e.Funcionario.Cargo)
+	p.Field("Data de admissão", derefOr(e.Funcionario.DataAdmissao, "não informada"))
 	p.Field("Período", e.Periodo.Inicio+" a "+e.Periodo.Fim+" (apurado até "+e.Periodo.ApuradoAte+", fuso "+e.FusoHorario+")")
+	p.Field("Data de emissão", now.UTC().Format("2006-01-02 15:04")+" UTC")
 	p.Section("Horário contratual: " + e.Periodo.EscalaNome)
 	var hc [][]string
 	for _, h := range e.HorarioContratual {
-		hc = append(hc, []string{h.DiaSemana, h.Entrada, h.SaidaAlmoco, h.RetornoAlmoco, h.Saida, horas(h.MinutosPrevistos)})
+		saida := h.SaidaAlmoco
+		if h.IntervaloPreAssinalado {
+			saida += " (pré-assinalado)"
+		}
+		hc = append(hc, []string{h.DiaSemana, h.Entrada, saida, h.RetornoAlmoco, h.Saida, horas(h.MinutosPrevistos)})
 	}
 	p.Table([]float64{35, 25, 25, 25, 25, 25}, []string{"Dia", "Entrada", "Saída almoço", "Retorno", "Saída", "Previstas"}, hc)
 
@@ -33,22 +40,15 @@ func PDF(e Espelho, now time.Time) ([]byte, error) {
 	for _, d := range e.Dias {
 		var ms []string
 		for _, m := range d.MarcacoesTratadas {
-			s := m.Horario
-			if m.Origem == OrigemIncluida {
-				s += "*"
-			}
-			ms = append(ms, s)
+			ms = append(ms, m.Horario+marca[m.Origem])
 		}
 		rows = append(rows, []string{d.Data, d.DiaSemana, strings.Join(ms, " "), horas(d.MinutosTrabalhados),
 			horas(d.MinutosPrevistos), horas(d.MinutosExtras50), horas(d.MinutosExtras100), horas(d.MinutosAtraso),
 			horas(d.MinutosNoturnos) + " (" + horas(d.MinutosNoturnosReduzidos) + ")", horas(d.SaldoMinutos), ocorrencias(d)})
-		for _, x := range d.Desconsideradas {
-			tratamentos = append(tratamentos, fmt.Sprintf("%s: marcação das %s desconsiderada; incluída às %s. Motivo: %s",
-				d.Data, x.Horario, incluida(d, x.RegistroID), x.Motivo))
-		}
+		tratamentos = append(tratamentos, tratamentosDoDia(d)...)
 	}
 	p.Table([]float64{20, 24, 52, 15, 15, 15, 15, 15, 22, 16, 58},
-		[]string{"Data", "Dia", "Marcações (* incluída)", "Trab.", "Prev.", "HE 50%", "HE 100%", "Atraso", "Not. (red.)", "Saldo", "Ocorrências"},
+		[]string{"Data", "Dia", "Marcações (* incluída, ° pré-assinalada)", "Trab.", "Prev.", "HE 50%", "HE 100%", "Atraso", "Not. (red.)", "Saldo", "Ocorrências"},
 		rows)
 	if len(tratamentos) > 0 {
 		p.Section("Tratamentos")
@@ -63,9 +63,11 @@ func PDF(e Espelho, now time.Time) ([]byte, error) {
 	p.Field("Atrasos", horas(t.MinutosAtraso))
 	p.Field("Adicional noturno", horas(t.MinutosNoturnos)+" (hora reduzida: "+horas(t.MinutosNoturnosReduzidos)+")")
 	p.Field("Faltas", strconv.Itoa(t.Faltas))
+	p.Field("Horas abonadas", horas(t.MinutosAbonados))
 	p.Text("Tolerância do art. 58, §1º da CLT: variações de até 5 minutos por marcação e 10 por dia não são " +
 		"computadas. Alertas: intervalo insuficiente (art. 71), descanso entre jornadas inferior a 11 horas " +
 		"(art. 66), mais de 2 horas extras no dia (art. 59), marcação fora do local de trabalho.")
+	p.Text(assinatura)
 	return p.Bytes()
 }
 
@@ -79,6 +81,9 @@ func ocorrencias(d Dia) string {
 	if d.Falta {
 		s = append(s, "falta")
 	}
+	if d.MinutosAbonados > 0 {
+		s = append(s, "abono "+horas(d.MinutosAbonados))
+	}
 	if d.ToleranciaAplicada {
 		s = append(s, "tolerância")
 	}
@@ -91,13 +96,63 @@ func ocorrencias(d Dia) string {
 	return strings.Join(append(s, d.Alertas...), ", ")
 }
 
-func incluida(d Dia, registroID int64) string {
-	for _, m := range d.MarcacoesTratadas {
-		if m.RegistroID == registroID {
-			return m.Horario
+// marca marks a treated punch in the day's row by its origin.
+var marca = map[string]string{OrigemIncluida: "*", OrigemPreAssinalada: "°"}
+
+// tratamentosDoDia lists a day's treatments with their reasons: adjusted,
+// disregarded and included punches, the pre-assigned break, abonos.
+func tratamentosDoDia(d Dia) []string {
+	var out []string
+	for _, x := range d.Desconsideradas {
+		if in, ok := incluida(d, x.RegistroID); ok {
+			out = append(out, fmt.Sprintf("%s: marcação das %s desconsiderada; incluída às %s. Motivo: %s", d.Data, x.Horario, in, x.Motivo))
+		} else {
+			out = append(out, fmt.Sprintf("%s: marcação das %s desconsiderada. Motivo: %s", d.Data, x.Horario, x.Motivo))
 		}
 	}
-	return ""
+	for _, m := range d.MarcacoesTratadas {
+		switch {
+		case m.Origem == OrigemPreAssinalada:
+			out = append(out, fmt.Sprintf("%s: %s às %s pré-assinalada", d.Data, m.Tipo, m.Horario))
+		case m.Origem == OrigemIncluida && !desconsiderou(d, m.RegistroID):
+			out = append(out, fmt.Sprintf("%s: marcação incluída às %s. Motivo: %s", d.Data, m.Horario, deref(m.Motivo)))
+		}
+	}
+	for _, a := range d.Abonos {
+		faixa := "dia inteiro"
+		if a.Inicio != nil && a.Fim != nil {
+			faixa = *a.Inicio + " a " + *a.Fim
+		}
+		out = append(out, fmt.Sprintf("%s: abono (%s), %s. Motivo: %s", d.Data, a.Tipo, faixa, a.Motivo))
+	}
+	return out
+}
+
+// incluida is the treated time of record registroID (an approved
+// adjustment's), if it has one.
+func incluida(d Dia, registroID int64) (string, bool) {
+	for _, m := range d.MarcacoesTratadas {
+		if m.RegistroID == registroID && m.Origem != OrigemPreAssinalada {
+			return m.Horario, true
+		}
+	}
+	return "", false
+}
+
+func desconsiderou(d Dia, registroID int64) bool {
+	for _, x := range d.Desconsideradas {
+		if x.RegistroID == registroID {
+			return true
+		}
+	}
+	return false
+}
+
+func derefOr(s *string, alt string) string {
+	if s == nil {
+		return alt
+	}
+	return *s
 }
 
 // horas writes minutes as H:MM ("-0:20" when negative).

@@ -1,21 +1,26 @@
 package espelho
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )
 
-// Origins of a treated punch (as the AEJ names them: original of the REP,
-// or included by the company's approval of an adjustment).
+// Origins of a treated punch (art. 84 V): original of the REP, included
+// by the company (directly, or by approving an adjustment), or the
+// schedule's pre-assigned break.
 const (
-	OrigemOriginal = "original"
-	OrigemIncluida = "incluída"
+	OrigemOriginal      = "original"
+	OrigemIncluida      = "incluída"
+	OrigemPreAssinalada = "pré-assinalada"
 )
 
 // diasSemana names the weekdays, Monday first (the schedule's order).
@@ -45,6 +50,9 @@ type Funcionario struct {
 	Nome  string `json:"nome"`
 	CPF   string `json:"cpf"`
 	Cargo string `json:"cargo"`
+	// DataAdmissao is the admission date (YYYY-MM-DD) of the employee
+	// record, null when it has none.
+	DataAdmissao *string `json:"dataAdmissao"`
 }
 
 // Periodo is the month; computed up to today when the month is current.
@@ -68,6 +76,9 @@ type HorarioContratual struct {
 	RetornoAlmoco    string `json:"retornoAlmoco"`
 	Saida            string `json:"saida"`
 	MinutosPrevistos int    `json:"minutosPrevistos"`
+	// IntervaloPreAssinalado: the break is pre-assigned (counted without
+	// punches).
+	IntervaloPreAssinalado bool `json:"intervaloPreAssinalado"`
 }
 
 // Original is a punch as the REP recorded it.
@@ -78,6 +89,8 @@ type Original struct {
 	Horario         string  `json:"horario"`
 	HorarioRegistro string  `json:"horarioRegistro"`
 	Ajuste          *string `json:"ajuste"`
+	// Desconsiderada: the company disregarded it (it stays in the AFD).
+	Desconsiderada bool `json:"desconsiderada"`
 }
 
 // Tratada is a punch the day's figures use.
@@ -89,7 +102,9 @@ type Tratada struct {
 	Motivo     *string `json:"motivo"`
 }
 
-// Desconsiderada is an original punch replaced by an approved adjustment.
+// Desconsiderada is a punch the day does not count: an original replaced
+// by an approved adjustment, or a punch (original or included) the
+// company disregarded.
 type Desconsiderada struct {
 	RegistroID int64  `json:"registroId"`
 	Horario    string `json:"horario"`
@@ -104,6 +119,16 @@ type Dia struct {
 	MarcacoesOriginais []Original       `json:"marcacoesOriginais"`
 	MarcacoesTratadas  []Tratada        `json:"marcacoesTratadas"`
 	Desconsideradas    []Desconsiderada `json:"desconsideradas"`
+	Abonos             []Abono          `json:"abonos"`
+}
+
+// Abono is an excused absence of the day: a range (local HH:MM) or the
+// whole day (inicio and fim null).
+type Abono struct {
+	Tipo   string  `json:"tipo"`
+	Inicio *string `json:"inicio"`
+	Fim    *string `json:"fim"`
+	Motivo string  `json:"motivo"`
 }
 
 // horarios lists the schedule's working weekdays with local times ("HH:MM",
@@ -115,9 +140,14 @@ func horarios(e employee.Escala) []HorarioContratual {
 			break
 		}
 		entrada, _ := validate.ClockTime(h.Entrada)
-		out = append(out, HorarioContratual{DiaSemana: diasSemana[i], Entrada: h.Entrada,
+		dia := diasSemana[i]
+		if e.Tipo == "12x36" && e.DataInicio != nil { // one shift, every second day
+			dia = "12x36 a partir de " + *e.DataInicio
+		}
+		out = append(out, HorarioContratual{DiaSemana: dia, Entrada: h.Entrada,
 			SaidaAlmoco: clockTime(entrada + h.SaidaAlmoco), RetornoAlmoco: clockTime(entrada + h.RetornoAlmoco),
-			Saida: clockTime(entrada + h.Saida), MinutosPrevistos: h.Saida - (h.RetornoAlmoco - h.SaidaAlmoco)})
+			Saida: clockTime(entrada + h.Saida), MinutosPrevistos: h.Saida - (h.RetornoAlmoco - h.SaidaAlmoco),
+			IntervaloPreAssinalado: h.IntervaloPreAssinalado})
 	}
 	return out
 }
@@ -131,24 +161,87 @@ func clockTime(m int) string {
 	return s
 }
 
-// tratar splits a day's original punches into what the REP recorded,
-// what the figures use and what an approved adjustment replaced, with its
-// reason. Pending and rejected requests leave the original standing.
-func tratar(ps []punch, zone *time.Location) ([]Original, []Tratada, []Desconsiderada) {
+// tratar splits a day's punches (of workday data) into what the REP
+// recorded, what the figures use and what does not count, with the
+// reasons: an approved adjustment replaces the original (disregarded, the
+// adjusted time included), a disregarded punch leaves, an inclusion joins,
+// and when the schedule's break is pre-assigned and the day has only an
+// entrada and a saída holding it, the break joins as pré-assinalada (as
+// core.Tratar counts it). The treated punches are in time order, each
+// with its tipo by its place. Pending and rejected requests leave the
+// original standing.
+func tratar(ps []punch, zone *time.Location, data time.Time, turno *core.Turno) ([]Original, []Tratada, []Desconsiderada) {
 	orig, trat, desc := []Original{}, []Tratada{}, []Desconsiderada{}
+	var at []time.Time // the effective time of each of trat
 	for _, p := range ps {
 		hora := p.Horario.In(zone).Format("15:04")
-		orig = append(orig, Original{RegistroID: p.ID, NSR: p.NSR, Tipo: p.Tipo, Horario: hora,
-			HorarioRegistro: clock.FormatISO(p.Horario), Ajuste: p.Ajuste})
-		if p.Ajuste != nil && *p.Ajuste == registro.StatusAprovado && p.DataSolicitar != nil {
-			desc = append(desc, Desconsiderada{RegistroID: p.ID, Horario: hora, Motivo: deref(p.Motivo)})
-			trat = append(trat, Tratada{RegistroID: p.ID, Tipo: p.Tipo, Horario: p.DataSolicitar.In(zone).Format("15:04"),
-				Origem: OrigemIncluida, Motivo: p.Motivo})
-			continue
+		if p.NSR != nil {
+			orig = append(orig, Original{RegistroID: p.ID, NSR: *p.NSR, Tipo: p.Tipo, Horario: hora,
+				HorarioRegistro: clock.FormatISO(p.Horario), Ajuste: p.Ajuste, Desconsiderada: p.Desconsiderada})
 		}
-		trat = append(trat, Tratada{RegistroID: p.ID, Tipo: p.Tipo, Horario: hora, Origem: OrigemOriginal})
+		switch {
+		case p.Desconsiderada:
+			desc = append(desc, Desconsiderada{RegistroID: p.ID, Horario: hora, Motivo: deref(p.MotivoDesc)})
+		case p.NSR == nil:
+			trat, at = append(trat, Tratada{RegistroID: p.ID, Horario: hora, Origem: OrigemIncluida, Motivo: p.Motivo}), append(at, p.Horario)
+		case p.Ajuste != nil && *p.Ajuste == registro.StatusAprovado && p.DataSolicitar != nil:
+			desc = append(desc, Desconsiderada{RegistroID: p.ID, Horario: hora, Motivo: deref(p.Motivo)})
+			trat = append(trat, Tratada{RegistroID: p.ID, Horario: p.DataSolicitar.In(zone).Format("15:04"),
+				Origem: OrigemIncluida, Motivo: p.Motivo})
+			at = append(at, *p.DataSolicitar)
+		default:
+			trat, at = append(trat, Tratada{RegistroID: p.ID, Horario: hora, Origem: OrigemOriginal}), append(at, p.Horario)
+		}
 	}
-	return orig, trat, desc
+	idx := make([]int, len(trat))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return at[idx[a]].Before(at[idx[b]]) })
+	sorted := make([]Tratada, 0, len(trat)+2)
+	for _, i := range idx {
+		sorted = append(sorted, trat[i])
+	}
+	if s, r, ok := turno.Intervalo(); ok && turno.PreAssinalado && len(sorted) == 2 {
+		midnight := time.Date(data.Year(), data.Month(), data.Day(), 0, 0, 0, 0, zone)
+		marks := []int{int(at[idx[0]].Sub(midnight).Minutes()), int(at[idx[1]].Sub(midnight).Minutes())}
+		if len(core.Tratar(marks, core.Tratamento{}, turno)) == 4 {
+			sorted = []Tratada{sorted[0], {Horario: clockTime(s), Origem: OrigemPreAssinalada},
+				{Horario: clockTime(r), Origem: OrigemPreAssinalada}, sorted[1]}
+		}
+	}
+	for i := range sorted {
+		sorted[i].Tipo = core.NextTipo(i)
+	}
+	return orig, sorted, desc
+}
+
+// abonosDoDia renders a day's abonos.
+func abonosDoDia(as []abono) []Abono {
+	out := make([]Abono, 0, len(as))
+	for _, a := range as {
+		x := Abono{Tipo: a.Tipo, Motivo: a.Motivo}
+		if a.Inicio != nil && a.Fim != nil {
+			i, f := clockTime(int(*a.Inicio)), clockTime(int(*a.Fim))
+			x.Inicio, x.Fim = &i, &f
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// admissao is the employee record's dataAdmissao as YYYY-MM-DD (the
+// employee service answers it as an ISO timestamp), nil without one.
+func admissao(f employee.Funcionario) *string {
+	var s *string
+	if raw, ok := f.Raw["dataAdmissao"]; !ok || json.Unmarshal(raw, &s) != nil || s == nil || len(*s) < 10 {
+		return nil
+	}
+	d := (*s)[:10]
+	if _, err := time.Parse(time.DateOnly, d); err != nil {
+		return nil
+	}
+	return &d
 }
 
 func deref(s *string) string {

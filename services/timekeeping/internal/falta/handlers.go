@@ -5,8 +5,10 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
@@ -16,17 +18,61 @@ type Handlers struct {
 	store     *Store
 	employees *employee.Client
 	clock     *clock.Clock
+	zones     *fuso.Zones
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk}
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
 }
 
 // Public mounts the company route on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.marcar)
+	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
+	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.marcar)
+	r.Delete("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.desfazer)
+}
+
+type desfazerInput struct {
+	Motivo *string `json:"motivo" text:"multiline"`
+}
+
+// desfazer is DELETE /registropontos/{funcionarioId}/marcar-falta/{data}
+// with the reason as a JSON body {"motivo"} or, without a body, the query
+// ?motivo=: 204. The absence stays in the history with who undid it
+// (the company account) and why. 400 (path, motivo), 404 (no standing
+// absence of the company's employee that day), 409 (closed period).
+func (h *Handlers) desfazer(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	data, err := request.Date(c.Params("data"), "data")
+	if err != nil {
+		return err
+	}
+	var in desfazerInput
+	if len(c.Body()) > 0 {
+		if err := request.DecodeJSON(c, &in); err != nil {
+			return err
+		}
+	} else if q := c.Query("motivo"); q != "" {
+		in.Motivo = &q
+	}
+	v := validate.Errors{}
+	motivo := request.Motivo(v, in.Motivo, "motivo")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := h.store.Desfazer(c.UserContext(), caller.EmpresaID, id, data, caller.EmpresaID, motivo, h.clock.Now()); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
 }
 
 // marcar is POST /registropontos/{funcionarioId}/marcar-falta/{data}: 200
@@ -47,15 +93,20 @@ func (h *Handlers) marcar(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if data.After(h.clock.Today()) {
-		return apierr.Invalid(map[string]string{"data": "não é possível marcar falta em data futura"})
-	}
 	ctx := c.UserContext()
-	if _, err := h.employees.Funcionario(ctx, caller.EmpresaID, id); err != nil {
+	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
+	if err != nil {
 		return err
 	}
+	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	if err != nil {
+		return err
+	}
+	if data.After(h.clock.Today(zone)) {
+		return apierr.Invalid(map[string]string{"data": "não é possível marcar falta em data futura"})
+	}
 	r, err := h.store.Marcar(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
-		InicioDia: h.clock.StartOfDay(data)}, h.clock.Now())
+		InicioDia: clock.StartOfDay(data, zone)}, h.clock.Now())
 	if err != nil {
 		return err
 	}

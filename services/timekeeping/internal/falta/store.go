@@ -14,10 +14,14 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
 
-var errDiaComMarcacoes = apierr.Conflict("dia_com_marcacoes", "o funcionário tem marcações de ponto nesta data")
+var (
+	errDiaComMarcacoes = apierr.Conflict("dia_com_marcacoes", "o funcionário tem marcações de ponto nesta data")
+	errSemFalta        = apierr.NotFound("não há falta registrada para o funcionário nesta data")
+)
 
 // Store holds the SQL of absences.
 type Store struct{ db *pgxpool.Pool }
@@ -33,27 +37,26 @@ type Falta struct {
 	InicioDia     time.Time // the company-local midnight starting Data
 }
 
-// Marcar records f unless the employee already has an absence on that
-// date, and returns the absence either way. It takes the company's chain
+// Marcar records f unless the employee already has a standing absence on
+// that date (one not undone), and returns the absence either way; 409
+// when the date is in a closed period. It takes the company's chain
 // lock, as every clock-in does, so that no punch of that day can be
 // committed between the check for punches and the insert.
 func (s *Store) Marcar(ctx context.Context, f Falta, now time.Time) (registro.Row, error) {
 	var id int64
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1) ON CONFLICT (empresa_id) DO NOTHING`,
-			f.EmpresaID); err != nil {
-			return fmt.Errorf("falta: chain head: %w", err)
+		if err := fechamento.Lock(ctx, tx, f.EmpresaID); err != nil {
+			return err
 		}
-		if _, err := tx.Exec(ctx, `SELECT 1 FROM cadeias WHERE empresa_id = $1 FOR UPDATE`, f.EmpresaID); err != nil {
-			return fmt.Errorf("falta: lock: %w", err)
-		}
-		err := tx.QueryRow(ctx, `SELECT id FROM faltas WHERE funcionario_id = $1 AND data = $2`,
-			f.FuncionarioID, f.Data).Scan(&id)
+		err := tx.QueryRow(ctx, standing, f.FuncionarioID, f.Data).Scan(&id)
 		if err == nil {
 			return nil // idempotent: the same absence again
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("falta: find: %w", err)
+		}
+		if err := fechamento.CheckOpen(ctx, tx, f.EmpresaID, f.Data); err != nil {
+			return err
 		}
 		var punches bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM registros_ponto WHERE funcionario_id = $1 AND jornada = $2)`,
@@ -74,6 +77,41 @@ func (s *Store) Marcar(ctx context.Context, f Falta, now time.Time) (registro.Ro
 		return registro.Row{}, err
 	}
 	return s.get(ctx, id)
+}
+
+// standing finds an employee's ($1) absence of a date ($2) that was not
+// undone: there is at most one, kept so under the company lock.
+const standing = `SELECT f.id FROM faltas f WHERE f.funcionario_id = $1 AND f.data = $2
+	AND NOT EXISTS (SELECT 1 FROM faltas_desfeitas d WHERE d.falta_id = f.id)`
+
+// Desfazer undoes employee funcionarioID's absence of data, recording who
+// (autor) and why: 404 when he has none standing that day (or is another
+// company's), 409 when the date is in a closed period. The absence stays
+// in faltas; the date may be marked again.
+func (s *Store) Desfazer(ctx context.Context, empresaID, funcionarioID int64, data time.Time, autor int64, motivo string,
+	now time.Time) error {
+	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		if err := fechamento.Lock(ctx, tx, empresaID); err != nil {
+			return err
+		}
+		var id int64
+		err := tx.QueryRow(ctx, standing+` AND f.empresa_id = $3`, funcionarioID, data, empresaID).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errSemFalta
+		}
+		if err != nil {
+			return fmt.Errorf("falta: find: %w", err)
+		}
+		if err := fechamento.CheckOpen(ctx, tx, empresaID, data); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO faltas_desfeitas (falta_id, empresa_id, motivo, autor_id, registrado_em)
+			VALUES ($1, $2, $3, $4, $5)`, id, empresaID, motivo, autor, now)
+		if err != nil {
+			return fmt.Errorf("falta: undo: %w", err)
+		}
+		return nil
+	})
 }
 
 func (s *Store) get(ctx context.Context, id int64) (registro.Row, error) {

@@ -1,7 +1,9 @@
 // Package feriado keeps a company's holiday calendar
-// (POST/GET /registropontos/feriados, DELETE /registropontos/feriados/{data}):
-// on a holiday no work is expected and work done is overtime at 100%
-// (package clt). Only the company manages it.
+// (POST/GET /registropontos/feriados, DELETE /registropontos/feriados/{data})
+// and which pontos facultativos it keeps as holidays
+// (GET/PUT /registropontos/feriados/facultativos): on a holiday, its own
+// or a national one (core/feriados.go), no work is expected and work done
+// is overtime at 100% (core.Apurar). Only the company manages it.
 package feriado
 
 import (
@@ -20,7 +22,9 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -41,10 +45,13 @@ type Feriado struct {
 type Handlers struct {
 	db    *pgxpool.Pool
 	clock *clock.Clock
+	zones *fuso.Zones
 }
 
 // NewHandlers returns the handlers over db.
-func NewHandlers(db *pgxpool.Pool, clk *clock.Clock) *Handlers { return &Handlers{db: db, clock: clk} }
+func NewHandlers(db *pgxpool.Pool, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{db: db, clock: clk, zones: zones}
+}
 
 // Public mounts the company routes on r, which must already verify the
 // token.
@@ -52,6 +59,8 @@ func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
 	r.Post("/registropontos/feriados", empresa, h.create)
 	r.Get("/registropontos/feriados", empresa, h.list)
+	r.Get("/registropontos/feriados/facultativos", empresa, h.getFacultativos)
+	r.Put("/registropontos/feriados/facultativos", empresa, h.putFacultativos)
 	r.Delete("/registropontos/feriados/:data", empresa, h.remove)
 }
 
@@ -100,13 +109,19 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 }
 
 // list is GET /registropontos/feriados?ano=YYYY (default this year): 200
-// {"ano", "itens"} in date order.
+// {"ano", "itens", "nacionais"}: the company's own holidays in date order,
+// and the national dates of the year, the pontos facultativos marked
+// feriado as the company keeps them.
 func (h *Handlers) list(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
 	}
-	ano := h.clock.Today().Year()
+	zone, err := h.zones.Empresa(c.UserContext(), caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	ano := h.clock.Today(zone).Year()
 	if s := c.Query("ano"); s != "" {
 		if ano, err = strconv.Atoi(s); err != nil || ano < 2000 || ano > 2100 {
 			return apierr.Invalid(map[string]string{"ano": "ano entre 2000 e 2100"})
@@ -117,7 +132,11 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"ano": ano, "itens": itens})
+	f, err := Facultativos(c.UserContext(), h.db, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"ano": ano, "itens": itens, "nacionais": core.FeriadosNacionais(ano, f)})
 }
 
 // List returns company empresaID's holidays in [inicio, fim].
@@ -155,4 +174,67 @@ func (h *Handlers) remove(c *fiber.Ctx) error {
 		return errNotFound
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// Querier is what Facultativos reads with: the pool or a transaction.
+type Querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Facultativos returns the pontos facultativos company empresaID keeps as
+// holidays (none until it says).
+func Facultativos(ctx context.Context, db Querier, empresaID int64) (core.Facultativos, error) {
+	var f core.Facultativos
+	err := db.QueryRow(ctx, `SELECT carnaval, corpus_christi FROM feriados_facultativos WHERE empresa_id = $1`,
+		empresaID).Scan(&f.Carnaval, &f.CorpusChristi)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return f, apierr.Internal(err)
+	}
+	return f, nil
+}
+
+// getFacultativos is GET /registropontos/feriados/facultativos: 200
+// {"carnaval", "corpusChristi"}.
+func (h *Handlers) getFacultativos(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	f, err := Facultativos(c.UserContext(), h.db, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+// putFacultativos is PUT /registropontos/feriados/facultativos
+// {"carnaval": bool, "corpusChristi": bool}, both required: 200 with what
+// is kept. It changes the figures of every day computed after it, past
+// days included, as a holiday typed by the company does.
+func (h *Handlers) putFacultativos(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Carnaval      *bool `json:"carnaval"`
+		CorpusChristi *bool `json:"corpusChristi"`
+	}
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	v := validate.Errors{}
+	v.Check(in.Carnaval != nil, "carnaval", "obrigatório (true ou false)")
+	v.Check(in.CorpusChristi != nil, "corpusChristi", "obrigatório (true ou false)")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	_, err = h.db.Exec(c.UserContext(), `INSERT INTO feriados_facultativos (empresa_id, carnaval, corpus_christi, alterado_em)
+		VALUES ($1, $2, $3, $4) ON CONFLICT (empresa_id) DO UPDATE
+		SET carnaval = excluded.carnaval, corpus_christi = excluded.corpus_christi, alterado_em = excluded.alterado_em`,
+		caller.EmpresaID, *in.Carnaval, *in.CorpusChristi, h.clock.Now())
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	return c.JSON(core.Facultativos{Carnaval: *in.Carnaval, CorpusChristi: *in.CorpusChristi})
 }

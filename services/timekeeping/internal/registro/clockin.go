@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ponto/ponto/pkg/apierr"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // Clock-ins are written in batches (group commit). A company's punches
@@ -54,6 +54,12 @@ type Punch struct {
 	// Local is the geofence check of the position (nil when the company
 	// has no work place).
 	Local *Geofence
+	// Coletor is the AFD's collector code the client sent (01 to 05).
+	Coletor string
+	// Zone is the employee's time zone and Escala his schedule: together
+	// they decide the punch's workday (core.Jornada) and offset.
+	Zone   *time.Location
+	Escala *core.Escala
 }
 
 // Geofence is where a punch fell against the company's work places: the
@@ -73,7 +79,7 @@ type Geofence struct {
 // lane writes next (record). Waiting ends with ctx: a punch whose request
 // gave up before its batch took the chain heads is not written.
 func (s *Store) ClockIn(ctx context.Context, p Punch) (Row, []Row, bool, error) {
-	c := &call{ctx: ctx, p: p, done: make(chan outcome, 1)}
+	c := &call{ctx: ctx, p: p, done: make(chan outcome, 1), queued: time.Now()}
 	s.lanes[uint64(p.EmpresaID)%lanes].submit(s, c)
 	var o outcome
 	select {
@@ -105,6 +111,10 @@ type call struct {
 	ctx  context.Context
 	p    Punch
 	done chan outcome // buffered: the lane never waits for the caller
+	// jornada is the punch's workday when the batch read the chain heads.
+	jornada time.Time
+	// queued is when the call joined its lane (the batch-wait metric).
+	queued time.Time
 }
 
 // outcome is what the lane answers a call. For a replay of a punch from an
@@ -169,8 +179,13 @@ func (s *Store) record(batch []*call) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(live[0].ctx), batchTimeout)
 	defer cancel()
+	start := time.Now()
 	outs, err := s.commit(ctx, live)
+	if err == nil {
+		s.tellBatch(live, outs, start)
+	}
 	var pgErr *pgconn.PgError
+	s.observe(live, err, errors.As(err, &pgErr))
 	if err != nil && len(live) > 1 && errors.As(err, &pgErr) {
 		for _, c := range live {
 			s.record([]*call{c})
@@ -186,12 +201,42 @@ func (s *Store) record(batch []*call) {
 	}
 }
 
-// errWorkdayChanged: the batch began on one workday and its punches were
-// stamped on the next.
+// Availability follows whether punches can be written
+// (disponibilidade.Monitor): the AFD's type-6 records.
+type Availability interface {
+	Refused(empresas []int64, at time.Time)
+	Written(at time.Time)
+}
+
+// WatchAvailability has the store tell a of every batch written, and of
+// every batch refused because the database could not be reached.
+func (s *Store) WatchAvailability(a Availability) { s.availability = a }
+
+// observe tells the availability watcher how a batch went: written, or
+// refused by a database that did not answer (PostgreSQL's own refusals,
+// such as a constraint, say nothing of availability).
+func (s *Store) observe(calls []*call, err error, refusedByPostgres bool) {
+	if s.availability == nil || refusedByPostgres {
+		return
+	}
+	now := s.clock.Now()
+	if err == nil {
+		s.availability.Written(now)
+		return
+	}
+	empresas := make([]int64, 0, len(calls))
+	for _, c := range calls {
+		empresas = append(empresas, c.p.EmpresaID)
+	}
+	s.availability.Refused(empresas, now)
+}
+
+// errWorkdayChanged: the batch read a punch's workday and stamped it on
+// the next.
 var errWorkdayChanged = errors.New("registro: the workday changed during the batch")
 
-// commit writes calls in one transaction, again (rarely) when midnight
-// fell between reading the workday and stamping its punches. Calls whose
+// commit writes calls in one transaction, again (rarely) when a workday
+// boundary fell between reading the workday and stamping its punches. Calls whose
 // request gave up by the time the chain heads are locked are answered
 // with their context's error and left out.
 func (s *Store) commit(ctx context.Context, calls []*call) ([]outcome, error) {
@@ -217,16 +262,19 @@ func (s *Store) commitOnce(ctx context.Context, calls []*call) (outs []outcome, 
 			rollback(ctx, conn.Conn())
 		}
 	}()
-	jornada := s.clock.Workday(s.clock.Now())
-	st, err := s.lock(ctx, conn.Conn(), calls, jornada)
+	now := s.clock.Now()
+	for _, c := range calls {
+		c.jornada = core.Jornada(now, c.p.Zone, c.p.Escala)
+	}
+	st, err := s.lock(ctx, conn.Conn(), calls)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := s.plan(calls, jornada, st)
+	plan, err := s.plan(calls, st)
 	if err != nil {
 		return nil, err
 	}
-	if err := plan.write(ctx, conn.Conn(), jornada); err != nil {
+	if err := plan.write(ctx, conn.Conn()); err != nil {
 		return nil, err
 	}
 	return plan.outcomes(), nil
@@ -250,12 +298,12 @@ const (
 		CROSS JOIN LATERAL (SELECT cpf, nome FROM empregados_rep r
 			WHERE r.funcionario_id = k.funcionario_id AND r.empresa_id = k.empresa_id
 			ORDER BY r.nsr DESC LIMIT 1) x`
-	// latestSQL: each employee's ($1) latest punches ($3 at most) of
-	// workday $2, newest first. Under the chain lock, every one of them
+	// latestSQL: each employee's ($1) latest punches ($3 at most) of his
+	// workday ($2), newest first. Under the chain lock, every one of them
 	// precedes the batch's punches.
-	latestSQL = `SELECT x.* FROM unnest($1::bigint[]) AS k(funcionario_id)
+	latestSQL = `SELECT x.* FROM unnest($1::bigint[], $2::date[]) AS k(funcionario_id, jornada)
 		CROSS JOIN LATERAL (SELECT ` + punchColumns + `
-			WHERE p.funcionario_id = k.funcionario_id AND p.jornada = $2
+			WHERE p.funcionario_id = k.funcionario_id AND p.jornada = k.jornada
 			ORDER BY p.nsr DESC LIMIT $3) x`
 )
 
@@ -282,9 +330,10 @@ type twinKey struct {
 // rep is an employee as his last AFD type-5 record has him.
 type rep struct{ cpf, nome string }
 
-func (s *Store) lock(ctx context.Context, conn *pgx.Conn, calls []*call, jornada time.Time) (state, error) {
+func (s *Store) lock(ctx context.Context, conn *pgx.Conn, calls []*call) (state, error) {
 	var empresas, funcionarios, repEmpresas, keyFuncionarios []int64
 	var keys []string
+	var jornadas []time.Time
 	seen := make(map[int64]bool, len(calls))
 	for _, c := range calls {
 		if !slices.Contains(empresas, c.p.EmpresaID) {
@@ -294,6 +343,7 @@ func (s *Store) lock(ctx context.Context, conn *pgx.Conn, calls []*call, jornada
 			seen[c.p.FuncionarioID] = true
 			funcionarios = append(funcionarios, c.p.FuncionarioID)
 			repEmpresas = append(repEmpresas, c.p.EmpresaID)
+			jornadas = append(jornadas, c.jornada)
 		}
 		if c.p.IdempotencyKey != nil {
 			keyFuncionarios, keys = append(keyFuncionarios, c.p.FuncionarioID), append(keys, *c.p.IdempotencyKey)
@@ -307,7 +357,7 @@ func (s *Store) lock(ctx context.Context, conn *pgx.Conn, calls []*call, jornada
 		b.Queue(twinsSQL, keyFuncionarios, keys)
 	}
 	b.Queue(lastREPsSQL, repEmpresas, funcionarios)
-	b.Queue(latestSQL, funcionarios, jornada, maxEarlier)
+	b.Queue(latestSQL, funcionarios, jornadas, maxEarlier)
 	br := conn.SendBatch(ctx, b)
 	st, err := readLock(br, len(keys) > 0)
 	if cerr := br.Close(); err == nil && cerr != nil {
@@ -383,10 +433,11 @@ type plan struct {
 // toInsert is a punch to insert: its row and what the row does not keep.
 type toInsert struct {
 	*Row
-	cpf   string
-	fuso  int16
-	key   *string
-	local *Geofence
+	cpf     string
+	fuso    int16
+	coletor string
+	key     *string
+	local   *Geofence
 }
 
 type repRecord struct {
@@ -399,7 +450,7 @@ type repRecord struct {
 // plan stamps, numbers, types and chains the batch's punches under the
 // locks taken. A key used twice in one batch makes the second a replay of
 // the first.
-func (s *Store) plan(calls []*call, jornada time.Time, st state) (*plan, error) {
+func (s *Store) plan(calls []*call, st state) (*plan, error) {
 	pl := &plan{calls: calls, heads: st.heads, twins: map[int]Row{}, gone: map[int]error{},
 		of: make([]int, len(calls)), earlier: make([][]*Row, len(calls)), replay: make([]bool, len(calls))}
 	day := make(map[int64][]*Row) // each employee's punches of the workday so far
@@ -428,32 +479,30 @@ func (s *Store) plan(calls []*call, jornada time.Time, st state) (*plan, error) 
 			byKey[k] = i
 		}
 		now := s.clock.Now()
-		if !s.clock.Workday(now).Equal(jornada) {
+		jornada := core.Jornada(now, p.Zone, p.Escala)
+		if !jornada.Equal(c.jornada) {
 			return nil, errWorkdayChanged
 		}
 		h := st.heads[p.EmpresaID]
 		if h == nil {
 			return nil, fmt.Errorf("registro: no chain head for company %d", p.EmpresaID)
 		}
-		offset := s.clock.OffsetMinutes(now)
-		cpf := afd.CPF12(p.CPF)
+		offset := core.Offset(now, p.Zone)
+		cpf := core.CPF12(p.CPF)
 		// The AFD's type-5 record precedes the employee's first punch
 		// (inclusion, I) and any punch after his name or CPF changed
 		// (alteration, A); it takes the next NSR and the punch the one
 		// after, so the sequence stays gapless over both tables.
-		if last, ok := st.reps[p.FuncionarioID]; !ok || last.cpf != cpf || last.nome != p.Nome {
-			operacao := "A"
-			if !ok {
-				operacao = "I"
-			}
-			h.nsr++
+		last, known := st.reps[p.FuncionarioID]
+		if operacao := core.OperacaoREP(known, last.cpf, last.nome, cpf, p.Nome); operacao != "" {
+			h.nsr = core.NextNSR(h.nsr)
 			pl.reps = append(pl.reps, repRecord{empresaID: p.EmpresaID, nsr: h.nsr, funcionarioID: p.FuncionarioID,
 				operacao: operacao, cpf: cpf, nome: p.Nome, gravadoEm: now, fuso: int16(offset)})
 			st.reps[p.FuncionarioID] = rep{cpf: cpf, nome: p.Nome}
 		}
-		h.nsr++
-		hash, err := afd.Hash(afd.Marcacao{NSR: h.nsr, Horario: now, OffsetMinutes: offset, CPF: p.CPF,
-			Coletor: afd.ColetorMobile}, h.hash)
+		h.nsr = core.NextNSR(h.nsr)
+		hash, err := core.Hash(core.Marcacao{NSR: h.nsr, Horario: now, OffsetMinutes: offset, CPF: p.CPF,
+			Coletor: p.Coletor}, h.hash)
 		if err != nil {
 			return nil, apierr.Internal(err)
 		}
@@ -463,21 +512,20 @@ func (s *Store) plan(calls []*call, jornada time.Time, st state) (*plan, error) 
 		r := &Row{EmpresaID: p.EmpresaID, FuncionarioID: p.FuncionarioID, Jornada: jornada, HorarioRegistro: now,
 			Tipo: nextTipo(before), Localizacao: &loc, NSR: &nsr, Hash: &hash}
 		pl.of[i], pl.earlier[i] = len(pl.punches), before[max(0, len(before)-maxEarlier):]
-		pl.punches = append(pl.punches, toInsert{Row: r, cpf: cpf, fuso: int16(offset), key: p.IdempotencyKey, local: p.Local})
+		pl.punches = append(pl.punches, toInsert{Row: r, cpf: cpf, fuso: int16(offset), coletor: p.Coletor,
+			key: p.IdempotencyKey, local: p.Local})
 		day[p.FuncionarioID] = append(before[:len(before):len(before)], r)
 	}
 	return pl, nil
 }
 
-// nextTipo is the tipo of the punch after the workday's punches so far.
-// It follows the last one's: the sequence is a cycle and every punch took
-// its place in it, so this is NextTipo of their count.
+// nextTipo is the tipo of the punch after the workday's punches so far
+// (core.TipoAfter the last one's).
 func nextTipo(day []*Row) string {
 	if len(day) == 0 {
-		return TipoEntrada
+		return core.TipoAfter("")
 	}
-	i := slices.Index(sequence[:], day[len(day)-1].Tipo)
-	return NextTipo(i + 1)
+	return core.TipoAfter(day[len(day)-1].Tipo)
 }
 
 // The batch's second round trip writes the type-5 records, the punches and
@@ -485,34 +533,37 @@ func nextTipo(day []*Row) string {
 const (
 	insertREPsSQL = `INSERT INTO empregados_rep (empresa_id, nsr, funcionario_id, operacao, cpf, nome,
 			responsavel, gravado_em, fuso_minutos)
-		SELECT u.empresa_id, u.nsr, u.funcionario_id, u.operacao, u.cpf, u.nome, $1, u.gravado_em, u.fuso
+		SELECT u.empresa_id, u.nsr, u.funcionario_id, u.operacao, u.cpf, u.nome,
+			coalesce((SELECT r.responsavel FROM empresas_rep r WHERE r.empresa_id = u.empresa_id
+				ORDER BY r.nsr DESC LIMIT 1), $1), u.gravado_em, u.fuso
 		FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[],
 			$8::timestamptz[], $9::smallint[]) AS u(empresa_id, nsr, funcionario_id, operacao, cpf, nome, gravado_em, fuso)`
 	insertPunchesSQL = `INSERT INTO registros_ponto (empresa_id, funcionario_id, jornada,
-			horario_registro, tipo, localizacao, nsr, hash, cpf, fuso_minutos, coletor, idempotency_key,
+			horario_registro, tipo, localizacao, nsr, hash, hash_versao, cpf, fuso_minutos, coletor, idempotency_key,
 			local_trabalho_id, distancia_metros, fora_do_local)
-		SELECT u.empresa_id, u.funcionario_id, $1, u.horario, u.tipo, u.localizacao, u.nsr, u.hash, u.cpf, u.fuso,
-			$2, u.chave, u.local_id, u.distancia, u.fora
-		FROM unnest($3::bigint[], $4::bigint[], $5::timestamptz[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-			$10::text[], $11::smallint[], $12::text[], $13::bigint[], $14::int[], $15::boolean[])
-			AS u(empresa_id, funcionario_id, horario, tipo, localizacao, nsr, hash, cpf, fuso, chave, local_id, distancia, fora)
+		SELECT u.empresa_id, u.funcionario_id, u.jornada, u.horario, u.tipo, u.localizacao, u.nsr, u.hash, $1, u.cpf,
+			u.fuso, u.coletor, u.chave, u.local_id, u.distancia, u.fora
+		FROM unnest($2::bigint[], $3::bigint[], $4::date[], $5::timestamptz[], $6::text[], $7::text[], $8::bigint[],
+			$9::text[], $10::text[], $11::smallint[], $12::text[], $13::text[], $14::bigint[], $15::int[], $16::boolean[])
+			AS u(empresa_id, funcionario_id, jornada, horario, tipo, localizacao, nsr, hash, cpf, fuso, coletor, chave,
+				local_id, distancia, fora)
 		RETURNING id, empresa_id, nsr`
 	moveChainsSQL = `UPDATE cadeias c SET ultimo_nsr = u.nsr, ultimo_hash = u.hash
 		FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS u(empresa_id, nsr, hash)
 		WHERE c.empresa_id = u.empresa_id`
 )
 
-func (pl *plan) write(ctx context.Context, conn *pgx.Conn, jornada time.Time) error {
+func (pl *plan) write(ctx context.Context, conn *pgx.Conn) error {
 	b := &pgx.Batch{}
 	if len(pl.reps) > 0 {
-		b.Queue(insertREPsSQL, append([]any{afd.ResponsavelSistema}, pl.repColumns()...)...)
+		b.Queue(insertREPsSQL, append([]any{core.ResponsavelSistema}, pl.repColumns()...)...)
 	}
 	if len(pl.punches) > 0 {
 		byNSR := make(map[[2]int64]*Row, len(pl.punches))
 		for _, p := range pl.punches {
 			byNSR[[2]int64{p.EmpresaID, *p.NSR}] = p.Row
 		}
-		b.Queue(insertPunchesSQL, append([]any{jornada, afd.ColetorMobile}, pl.punchColumns()...)...).Query(
+		b.Queue(insertPunchesSQL, append([]any{core.HashVersion}, pl.punchColumns()...)...).Query(
 			func(rows pgx.Rows) error {
 				var id, empresaID, nsr int64
 				_, err := pgx.ForEachRow(rows, []any{&id, &empresaID, &nsr}, func() error {
@@ -545,21 +596,21 @@ func (pl *plan) repColumns() []any {
 func (pl *plan) punchColumns() []any {
 	n := len(pl.punches)
 	empresas, funcionarios, nsrs := make([]int64, n), make([]int64, n), make([]int64, n)
-	horarios := make([]time.Time, n)
+	jornadas, horarios := make([]time.Time, n), make([]time.Time, n)
 	tipos, localizacoes, hashes, cpfs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	fusos, keys := make([]int16, n), make([]*string, n)
+	fusos, coletores, keys := make([]int16, n), make([]string, n), make([]*string, n)
 	locals, distancias, foras := make([]*int64, n), make([]*int32, n), make([]*bool, n)
 	for i, p := range pl.punches {
 		empresas[i], funcionarios[i], nsrs[i], horarios[i] = p.EmpresaID, p.FuncionarioID, *p.NSR, p.HorarioRegistro
-		tipos[i], localizacoes[i], hashes[i] = p.Tipo, *p.Localizacao, *p.Hash
-		cpfs[i], fusos[i], keys[i] = p.cpf, p.fuso, p.key
+		jornadas[i], tipos[i], localizacoes[i], hashes[i] = p.Jornada, p.Tipo, *p.Localizacao, *p.Hash
+		cpfs[i], fusos[i], coletores[i], keys[i] = p.cpf, p.fuso, p.coletor, p.key
 		if g := p.local; g != nil {
 			d := int32(g.DistanciaMetros)
 			locals[i], distancias[i], foras[i] = &g.LocalTrabalhoID, &d, &g.Fora
 		}
 	}
-	return []any{empresas, funcionarios, horarios, tipos, localizacoes, nsrs, hashes, cpfs, fusos, keys,
-		locals, distancias, foras}
+	return []any{empresas, funcionarios, jornadas, horarios, tipos, localizacoes, nsrs, hashes, cpfs, fusos, coletores,
+		keys, locals, distancias, foras}
 }
 
 func (pl *plan) chainColumns() []any {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -34,17 +35,23 @@ type Employees interface {
 	Funcionario(ctx context.Context, empresaID, id int64) (employee.Funcionario, error)
 }
 
+// Zones find an employee's time zone (fuso.Zones).
+type Zones interface {
+	Funcionario(ctx context.Context, empresaID int64, own *string) (*time.Location, error)
+}
+
 // Handlers serve the clock-in and the employee's own records.
 type Handlers struct {
 	store     *Store
 	employees Employees
 	clock     *clock.Clock
 	places    Geofencer
+	zones     Zones
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees Employees, clk *clock.Clock, places Geofencer) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, places: places}
+func NewHandlers(store *Store, employees Employees, clk *clock.Clock, places Geofencer, zones Zones) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk, places: places, zones: zones}
 }
 
 // Public mounts the employee routes on r, which must already verify the
@@ -68,7 +75,7 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err := request.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	loc, err := in.check()
+	loc, coletor, err := in.check()
 	if err != nil {
 		return err
 	}
@@ -87,13 +94,18 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if !f.Ativo {
 		return errInativo
 	}
+	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	if err != nil {
+		return err
+	}
 	// Outside every work place is a flag, never a refusal.
 	g, err := h.places.Geofence(ctx, caller.EmpresaID, loc)
 	if err != nil {
 		return err
 	}
 	r, earlier, replayed, err := h.store.ClockIn(ctx, Punch{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
-		CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g})
+		CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g, Coletor: coletor,
+		Zone: zone, Escala: f.Schedule()})
 	if err != nil {
 		return err
 	}
@@ -144,7 +156,11 @@ func (h *Handlers) own(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	inicio, fim, err := request.Period(c, h.clock.Today(), maxOwnDays)
+	zone, err := h.zones.Funcionario(c.UserContext(), caller.EmpresaID, nil)
+	if err != nil {
+		return err
+	}
+	inicio, fim, err := request.Period(c, h.clock.Today(zone), maxOwnDays)
 	if err != nil {
 		return err
 	}

@@ -7,27 +7,28 @@ package registro
 import (
 	"time"
 
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // Status values of a time record. The first and third are the contract's;
 // the others complete its state machine (see README.md).
 const (
-	StatusAutomatico = "aprovado automaticamente"
-	StatusSolicitado = "ajuste solicitado"
-	StatusAprovado   = "ajuste aprovado pela empresa"
-	StatusReprovado  = "ajuste reprovado pela empresa"
-	StatusFalta      = "falta registrada pela empresa"
+	StatusAutomatico = core.StatusAutomatico
+	StatusSolicitado = core.StatusSolicitado
+	StatusAprovado   = core.StatusAprovado
+	StatusReprovado  = core.StatusReprovado
+	StatusFalta      = core.StatusFalta
 )
 
 // Tipo values: the four punches of a workday, then again entrada for a
 // split shift; falta is an absence marked by the company.
 const (
-	TipoEntrada = "entrada"
-	TipoAlmoco  = "almoço"
-	TipoRetorno = "retorno almoço"
-	TipoSaida   = "saída"
-	TipoFalta   = "falta"
+	TipoEntrada = core.TipoEntrada
+	TipoAlmoco  = core.TipoAlmoco
+	TipoRetorno = core.TipoRetorno
+	TipoSaida   = core.TipoSaida
+	TipoFalta   = core.TipoFalta
 )
 
 // Row is a time record as stored: a punch with its adjustment, if any, or

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // Limits of the clock-in input.
@@ -17,18 +18,14 @@ const (
 	maxEarlier = 20
 )
 
-// sequence is the workday's punch order; after saída it starts over with
-// entrada (a split shift).
-var sequence = [...]string{TipoEntrada, TipoAlmoco, TipoRetorno, TipoSaida}
-
-// NextTipo is the tipo of a punch preceded by done punches on the same
-// workday.
-func NextTipo(done int) string { return sequence[done%len(sequence)] }
-
 // clockInInput is the body of POST /registropontos.
 type clockInInput struct {
 	Endereco      *string `json:"endereco"`
 	FuncionarioID int64   `json:"funcionarioId"`
+	// Coletor is the AFD's collector code (Anexo V, type 7 field 6): 01
+	// mobile app (the default), 02 browser, 03 desktop app, 04 device, 05
+	// another device.
+	Coletor *string `json:"coletor"`
 }
 
 // coordinate is a plain decimal number: no exponent, sign only in front,
@@ -61,9 +58,16 @@ func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// check validates the body and returns the normalised location.
-func (in clockInInput) check() (string, error) {
+// check validates the body and returns the normalised location and the
+// collector code.
+func (in clockInInput) check() (string, string, error) {
 	v := validate.Errors{}
+	coletor := core.ColetorMobile
+	if in.Coletor != nil {
+		coletor = *in.Coletor
+		v.Check(core.ColetorValido(coletor), "coletor",
+			`use "01" (aplicativo móvel), "02" (navegador), "03" (aplicativo desktop), "04" (dispositivo eletrônico) ou "05" (outro)`)
+	}
 	v.Check(in.FuncionarioID > 0, "funcionarioId", "campo obrigatório (inteiro positivo)")
 	var loc string
 	if in.Endereco == nil || strings.TrimSpace(*in.Endereco) == "" {
@@ -74,7 +78,7 @@ func (in clockInInput) check() (string, error) {
 		v.Check(len(*in.Endereco) <= enderecoMax && ok, "endereco",
 			`use "latitude, longitude" em graus decimais, ex.: "-23.55052, -46.633309"`)
 	}
-	return loc, v.Err()
+	return loc, coletor, v.Err()
 }
 
 // IdempotencyKey reads the optional Idempotency-Key header: 1 to 255

@@ -26,15 +26,6 @@ func TestLocalizacao(t *testing.T) {
 	}
 }
 
-func TestNextTipo(t *testing.T) {
-	want := []string{"entrada", "almoço", "retorno almoço", "saída", "entrada", "almoço", "retorno almoço", "saída", "entrada"}
-	for done, w := range want {
-		if got := NextTipo(done); got != w {
-			t.Errorf("NextTipo(%d) = %q, want %q", done, got, w)
-		}
-	}
-}
-
 func TestIdempotencyKey(t *testing.T) {
 	if k, err := IdempotencyKey(""); k != nil || err != nil {
 		t.Fatalf("no key: %v %v", k, err)

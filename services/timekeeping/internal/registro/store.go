@@ -26,19 +26,24 @@ type Store struct {
 	clock *clock.Clock
 	// lanes write the punches in batches: see ClockIn.
 	lanes [lanes]lane
+	// availability, when set, hears how each batch went.
+	availability Availability
+	// batches is told of each committed batch (ObserveBatches).
+	batches func(Batch)
 }
 
 // NewStore returns a Store on db; clk stamps punches and decides workdays.
 func NewStore(db *pgxpool.Pool, clk *clock.Clock) *Store { return &Store{db: db, clock: clk} }
 
 // Rows selects time records with the columns ScanRow reads: punches with
-// their adjustment, and absences (whose id shares the punches' sequence).
+// their adjustment, and absences not undone (whose id shares the
+// punches' sequence).
 // Filter it as a subquery: SELECT * FROM (Rows) r WHERE ...
 const Rows = `SELECT ` + punchColumns + `
 	UNION ALL
 	SELECT f.id, f.empresa_id, f.funcionario_id, f.data, f.inicio_dia, 'falta',
 		NULL::text, NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, NULL::text
-	FROM faltas f`
+	FROM faltas f WHERE NOT EXISTS (SELECT 1 FROM faltas_desfeitas d WHERE d.falta_id = f.id)`
 
 // punchColumns are Rows' columns for punches alone, with their FROM.
 const punchColumns = `p.id, p.empresa_id, p.funcionario_id, p.jornada, p.horario_registro, p.tipo,

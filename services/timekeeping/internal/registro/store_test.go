@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
-	"github.com/ponto/ponto/services/timekeeping/internal/afd"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
@@ -39,12 +39,16 @@ func newStore(t *testing.T, times ...time.Time) *Store {
 		t.Fatal(err)
 	}
 	db := dbtest.New(t, os.DirFS("../../migrations"))
-	return NewStore(db, clock.New(zone, (&steppingClock{times: times}).now))
+	testZone = zone
+	return NewStore(db, clock.New((&steppingClock{times: times}).now))
 }
+
+// testZone is the zone of the punches newStore's tests make.
+var testZone *time.Location
 
 func punch(empresaID, funcionarioID int64) Punch {
 	return Punch{EmpresaID: empresaID, FuncionarioID: funcionarioID, CPF: "123.456.789-09", Nome: "Ana",
-		Localizacao: "-23.5, -46.6"}
+		Localizacao: "-23.5, -46.6", Coletor: core.ColetorMobile, Zone: testZone}
 }
 
 // The first batch counts the workday of the moment it is sent; when the
@@ -210,7 +214,7 @@ func TestConcurrentClockInsKeepEveryChain(t *testing.T) {
 	var f int64
 	var tipo string
 	if _, err := pgx.ForEachRow(rows, []any{&f, &tipo}, func() error {
-		if want := NextTipo(seen[f]); tipo != want {
+		if want := core.NextTipo(seen[f]); tipo != want {
 			t.Errorf("employee %d punch %d: %s, want %s", f, seen[f]+1, tipo, want)
 		}
 		seen[f]++
@@ -245,7 +249,7 @@ func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
 			if hash == nil {
 				return nil // a type-5 record
 			}
-			got, err := afd.Hash(afd.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: fuso, CPF: cpf, Coletor: *coletor}, anterior)
+			got, err := core.Hash(core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: fuso, CPF: cpf, Coletor: *coletor}, anterior)
 			if err != nil || got != *hash {
 				t.Errorf("company %d NSR %d: hash %s, recomputed %s (%v)", empresaID, nsr, *hash, got, err)
 			}

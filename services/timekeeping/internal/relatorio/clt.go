@@ -3,29 +3,36 @@ package relatorio
 import (
 	"time"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/clt"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
-// apurar applies the CLT rules (package clt) to each day row, in one pass
-// over the rows the SQL already aggregated, using each employee's
-// scheduled marks from p.
+// apurar computes each day row with the record core (core.Apurar), in one
+// pass over the rows the SQL read, using each employee's schedule from p.
 func apurar(days []Dia, p Params) {
 	for i := range days {
 		d := &days[i]
 		data, _ := time.Parse(time.DateOnly, d.Data)
-		weekday := (int(data.Weekday()) + 6) % 7 // 0 Monday ... 6 Sunday
-		var programadas []int
-		if week := p.programadas[d.FuncionarioID]; week != nil {
-			programadas = week[weekday]
-		}
-		a := clt.Apurar(clt.Dia{Trabalhados: d.MinutosTrabalhados, Previstos: d.MinutosPrevistos,
-			AtrasoBruto: d.atrasoBruto, Marcas: d.marcas, Programadas: programadas, Descanso: d.DescansoMinutos,
-			Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil, ForaDoLocal: d.fora})
+		a := core.Apurar(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
+			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
+			ForaDoLocal: d.fora, Tratamento: d.tratamento()})
+		d.MinutosTrabalhados, d.Incompleto = a.Trabalhados, a.Incompleto
 		d.MinutosPrevistos, d.MinutosExtras, d.MinutosAtraso, d.SaldoMinutos = a.Previstos, a.Extras, a.Atraso, a.Saldo
+		d.MinutosAbonados = a.Abonados
 		d.MinutosExtras50, d.MinutosExtras100 = a.Extras50, a.Extras100
 		d.MinutosNoturnos, d.MinutosNoturnosReduzidos = a.Noturnos, a.NoturnosReduzidos
 		d.ToleranciaAplicada, d.Alertas = a.Tolerancia, a.Alertas
 	}
+}
+
+// tratamento is the day's treatment as the record core reads it.
+func (d *Dia) tratamento() core.Tratamento {
+	t := core.Tratamento{Incluidas: d.incluidas, Desconsideradas: d.desconsideradas, AbonoDiaInteiro: d.abonoDia}
+	for i := range d.abonoInicios {
+		if i < len(d.abonoFins) {
+			t.Abonos = append(t.Abonos, core.Abono{Inicio: d.abonoInicios[i], Fim: d.abonoFins[i]})
+		}
+	}
+	return t
 }
 
 // Apurar is apurar for the timesheet, which reads its rows with Days.
@@ -38,6 +45,7 @@ func (t *Totais) add(d *Dia) {
 	t.MinutosExtras += d.MinutosExtras
 	t.MinutosAtraso += d.MinutosAtraso
 	t.SaldoMinutos += d.SaldoMinutos
+	t.MinutosAbonados += d.MinutosAbonados
 	if d.Falta {
 		t.Faltas++
 	}

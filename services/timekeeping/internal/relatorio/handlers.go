@@ -13,8 +13,10 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -29,11 +31,12 @@ type Handlers struct {
 	store     *Store
 	employees *employee.Client
 	clock     *clock.Clock
+	zones     *fuso.Zones
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk}
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
 }
 
 // Public mounts the company route on r, which must already verify the
@@ -83,11 +86,15 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q, err := readQuery(c, h.clock.Today())
+	ctx := c.UserContext()
+	zone, err := h.zones.Empresa(ctx, caller.EmpresaID)
 	if err != nil {
 		return err
 	}
-	ctx := c.UserContext()
+	q, err := readQuery(c, h.clock.Today(zone))
+	if err != nil {
+		return err
+	}
 	dep, funcs, err := h.employees.Departamento(ctx, caller.EmpresaID, q.departamento)
 	if err != nil {
 		return err
@@ -101,8 +108,8 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	zone := h.clock.Zone().String()
-	pListed, pAll := params(caller.EmpresaID, q, zone, listed, escalas), params(caller.EmpresaID, q, zone, funcs, escalas)
+	pListed, pAll := NewParams(caller.EmpresaID, q.inicio, q.ate, listed, escalas),
+		NewParams(caller.EmpresaID, q.inicio, q.ate, funcs, escalas)
 	days, facts, err := h.store.Report(ctx, pListed, pAll)
 	if err != nil {
 		return err
@@ -116,7 +123,7 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 		Departamento: Departamento{ID: dep.ID, Nome: dep.Nome},
 		Inicio:       q.inicio.Format(time.DateOnly),
 		Fim:          q.fim.Format(time.DateOnly),
-		FusoHorario:  zone,
+		FusoHorario:  zone.String(),
 		Totais:       totals,
 		Result:       page.NewResult(items(listed, days), q.page, len(funcs)),
 	}
@@ -149,20 +156,20 @@ func items(listed []employee.Funcionario, days []Dia) []Item {
 
 // schedules fetches each distinct work schedule of funcs once, through
 // any of its employees, a few at a time.
-func (h *Handlers) schedules(ctx context.Context, funcs []employee.Funcionario) (map[int64][]schedule, error) {
+func (h *Handlers) schedules(ctx context.Context, funcs []employee.Funcionario) (map[int64]*core.Escala, error) {
 	return Schedules(ctx, h.employees, funcs)
 }
 
 // Schedules fetches each distinct work schedule of funcs once, through
 // any of its employees, a few at a time, by schedule id.
-func Schedules(ctx context.Context, employees *employee.Client, funcs []employee.Funcionario) (map[int64][]schedule, error) {
+func Schedules(ctx context.Context, employees *employee.Client, funcs []employee.Funcionario) (map[int64]*core.Escala, error) {
 	via := map[int64]int64{} // schedule id -> an employee on it
 	for _, f := range funcs {
 		if _, ok := via[f.EscalaTrabalhoID]; !ok {
 			via[f.EscalaTrabalhoID] = f.ID
 		}
 	}
-	out := make(map[int64][]schedule, len(via))
+	out := make(map[int64]employee.Escala, len(via))
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(scheduleFetches)
@@ -172,18 +179,14 @@ func Schedules(ctx context.Context, employees *employee.Client, funcs []employee
 			if err != nil {
 				return err
 			}
-			s, err := schedulesOf(e)
-			if err != nil {
-				return err
-			}
 			mu.Lock()
 			defer mu.Unlock()
-			out[escalaID] = s
+			out[escalaID] = e
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return escalasOf(out)
 }

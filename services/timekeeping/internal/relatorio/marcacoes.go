@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
@@ -21,6 +22,8 @@ type Marcacoes struct {
 	// locais are the effective times as the day's marcas (Dia.marcas):
 	// minutes after the workday's local midnight.
 	locais []int
+	// incluidas and desconsideradas are the day's treatment of each punch.
+	incluidas, desconsideradas []bool
 }
 
 // Marcacao is one punch of a report day, as the contract spells it.
@@ -34,6 +37,11 @@ type Marcacao struct {
 	// HoraLocal is the effective time in the company's zone, HH:MM.
 	HoraLocal string `json:"horaLocal"`
 	Status    string `json:"status"`
+	// Origem is "original" (the REP's) or "incluída" (by the company,
+	// status "marcação incluída pela empresa", no NSR); Desconsiderada
+	// marks a punch the workday does not count.
+	Origem         string `json:"origem"`
+	Desconsiderada bool   `json:"desconsiderada"`
 }
 
 const minutesPerDay = 24 * 60
@@ -57,12 +65,38 @@ func (m Marcacoes) check() error {
 func (m Marcacoes) list() []Marcacao {
 	out := make([]Marcacao, len(m.ids))
 	for i := range out {
-		out[i] = Marcacao{ID: m.ids[i], Tipo: m.tipos[i], HorarioRegistro: clock.FormatISO(m.registradas[i]),
+		out[i] = Marcacao{ID: m.ids[i], Tipo: m.tipo(i), HorarioRegistro: clock.FormatISO(m.registradas[i]),
 			HorarioEfetivo: clock.FormatISO(m.efetivas[i]), HoraLocal: string(appendHora(nil, m.locais[i])),
-			Status: m.status[i]}
+			Status: m.status[i], Origem: origemOriginal, Desconsiderada: at(m.desconsideradas, i)}
+		if at(m.incluidas, i) {
+			out[i].Origem = origemIncluida
+		}
 	}
 	return out
 }
+
+// Origins of a punch.
+const (
+	origemOriginal = "original"
+	origemIncluida = "incluída"
+)
+
+// tipo is punch i's tipo: the REP's for an original; for an inclusion,
+// its place among the day's counted punches by time (core.NextTipo).
+func (m Marcacoes) tipo(i int) string {
+	if !at(m.incluidas, i) {
+		return m.tipos[i]
+	}
+	pos := 0
+	for j, l := range m.locais {
+		if j != i && !at(m.desconsideradas, j) && (l < m.locais[i] || (l == m.locais[i] && j < i)) {
+			pos++
+		}
+	}
+	return core.NextTipo(pos)
+}
+
+func at(bs []bool, i int) bool { return i < len(bs) && bs[i] }
 
 // MarshalJSON writes the punches as the contract's array of Marcacao.
 func (m Marcacoes) MarshalJSON() ([]byte, error) { return json.Marshal(m.list()) }
@@ -77,7 +111,18 @@ func (m Marcacoes) appendText(buf []byte) []byte {
 		}
 		buf = appendHora(buf, m.locais[i])
 		buf = append(buf, ' ')
+		if tipo == "" {
+			tipo = m.tipo(i)
+		}
 		buf = append(buf, tipo...)
+		switch {
+		case at(m.desconsideradas, i):
+			buf = append(buf, " (desconsiderada)"...)
+			continue
+		case at(m.incluidas, i):
+			buf = append(buf, " (incluída)"...)
+			continue
+		}
 		switch m.status[i] {
 		case "ajuste aprovado pela empresa":
 			buf = append(buf, " (ajustada)"...)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 )
 
@@ -112,7 +113,7 @@ func testFuncionarios(n int) []employee.Funcionario {
 type testReport struct {
 	store   *Store
 	funcs   []employee.Funcionario
-	escalas map[int64][]schedule
+	escalas map[int64]*core.Escala
 	p       Params
 }
 
@@ -120,13 +121,13 @@ func newTestReport(tb testing.TB, n, ajusteCada int) testReport {
 	tb.Helper()
 	db := dbtest.New(tb, os.DirFS("../../migrations"))
 	seedPunches(tb, db, n, ajusteCada)
-	s, err := schedulesOf(testEscala)
+	s, err := escalasOf(map[int64]employee.Escala{testEscala.ID: testEscala})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	funcs, escalas := testFuncionarios(n), map[int64][]schedule{testEscala.ID: s}
+	funcs, escalas := testFuncionarios(n), s
 	return testReport{store: NewStore(db), funcs: funcs, escalas: escalas,
-		p: NewParams(1, testInicio, testFim, testZone, funcs, escalas)}
+		p: NewParams(1, testInicio, testFim, funcs, escalas)}
 }
 
 // days runs the report's SQL for the CSV (all employees listed).
@@ -200,7 +201,7 @@ func TestJSONGolden(t *testing.T) {
 	t.Parallel()
 	r := newTestReport(t, 8, 11)
 	listed := r.funcs[:3]
-	pListed := NewParams(1, testInicio, testFim, testZone, listed, r.escalas)
+	pListed := NewParams(1, testInicio, testFim, listed, r.escalas)
 	days, facts, err := r.store.Report(context.Background(), pListed, r.p)
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +263,7 @@ func BenchmarkRenderCSV(b *testing.B) {
 func BenchmarkReportJSON(b *testing.B) {
 	r := newTestReport(b, benchEmployees, 97)
 	listed := r.funcs[:20]
-	pListed := NewParams(1, testInicio, testFim, testZone, listed, r.escalas)
+	pListed := NewParams(1, testInicio, testFim, listed, r.escalas)
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {

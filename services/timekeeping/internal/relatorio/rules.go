@@ -4,9 +4,9 @@
 // absences and pending adjustments, with totals per employee and for the
 // department; JSON (paginated over employees) or CSV.
 //
-// PostgreSQL computes it (query.go): the pairing of punches, the sums and
-// the calendar. Go only gathers the inputs (the department's employees and
-// their schedules, from the employee service) and renders the rows.
+// PostgreSQL reads the period's facts (reportsql: each workday's punches
+// and the calendar); the record core computes each workday from them
+// (core.Apurar, in clt.go) and Go renders the rows.
 package relatorio
 
 import (
@@ -19,9 +19,10 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/page"
-	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
+	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
 // Limits of a report.
@@ -97,53 +98,39 @@ func (q query) pageOf(all []employee.Funcionario) []employee.Funcionario {
 	return all[from:to]
 }
 
-// schedule is the part of a work schedule the report needs for one
-// weekday: the SQL's entrada and expected minutes, and the four marks
-// (entrada, lunch out, lunch back, saída, minutes after local midnight)
-// the tolerance of art. 58 §1 compares punches with.
-type schedule struct {
-	dia, entrada, previstos int32
-	marcas                  [4]int
-}
-
-// schedulesOf turns a work schedule into its working days: entry i is
-// weekday i (0 Monday); expected minutes are the shift minus lunch.
-func schedulesOf(e employee.Escala) ([]schedule, error) {
-	out := make([]schedule, 0, len(e.Horarios))
-	for i, h := range e.Horarios {
-		entrada, ok := validate.ClockTime(h.Entrada)
-		if !ok || i > 6 {
+// escalasOf reads each schedule of escalas (by id) as the record core
+// does; a schedule it cannot read is the employee service's fault.
+func escalasOf(escalas map[int64]employee.Escala) (map[int64]*core.Escala, error) {
+	out := make(map[int64]*core.Escala, len(escalas))
+	for id, e := range escalas {
+		c := e.Core()
+		if c == nil && len(e.Horarios) > 0 {
 			return nil, apierr.BadGateway("employee", errBadSchedule)
 		}
-		out = append(out, schedule{dia: int32(i), entrada: int32(entrada),
-			previstos: int32(h.Saida - (h.RetornoAlmoco - h.SaidaAlmoco)),
-			marcas:    [4]int{entrada, entrada + h.SaidaAlmoco, entrada + h.RetornoAlmoco, entrada + h.Saida}})
+		out[id] = c
 	}
 	return out, nil
 }
 
-// params builds the SQL parameters for funcs, whose schedules are in
-// escalas (by schedule id).
-func params(empresaID int64, q query, zone string, funcs []employee.Funcionario, escalas map[int64][]schedule) Params {
-	return NewParams(empresaID, q.inicio, q.ate, zone, funcs, escalas)
-}
-
-// NewParams builds the SQL parameters for funcs over [inicio, fim], whose
+// NewParams builds the parameters for funcs over [inicio, fim], whose
 // schedules are in escalas (by schedule id).
-func NewParams(empresaID int64, inicio, fim time.Time, zone string, funcs []employee.Funcionario,
-	escalas map[int64][]schedule) Params {
-	p := Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim, Zone: zone,
-		Funcionarios: make([]int64, 0, len(funcs)), programadas: map[int64]*[7][]int{}}
+func NewParams(empresaID int64, inicio, fim time.Time, funcs []employee.Funcionario, escalas map[int64]*core.Escala) Params {
+	p := Params{Params: reportsql.Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim,
+		Funcionarios: make([]int64, 0, len(funcs))}, escalas: map[int64]*core.Escala{}}
 	for _, f := range funcs {
 		p.Funcionarios = append(p.Funcionarios, f.ID)
-		week := &[7][]int{}
-		p.programadas[f.ID] = week
-		for _, s := range escalas[f.EscalaTrabalhoID] {
-			week[s.dia] = s.marcas[:]
-			p.EscalaFuncionario = append(p.EscalaFuncionario, f.ID)
-			p.EscalaDia = append(p.EscalaDia, s.dia)
-			p.EscalaEntrada = append(p.EscalaEntrada, s.entrada)
-			p.EscalaPrevistos = append(p.EscalaPrevistos, s.previstos)
+		e := escalas[f.EscalaTrabalhoID]
+		p.escalas[f.ID] = e
+		if e == nil {
+			continue
+		}
+		for dia, t := range e.Semana {
+			// A 12x36's working days are not weekdays: every date gives a
+			// row, and keep drops the cycle's rest days left empty.
+			if t != nil || e.Ciclo != nil {
+				p.EscalaFuncionario = append(p.EscalaFuncionario, f.ID)
+				p.EscalaDia = append(p.EscalaDia, int32(dia))
+			}
 		}
 	}
 	return p
@@ -151,10 +138,27 @@ func NewParams(empresaID int64, inicio, fim time.Time, zone string, funcs []empl
 
 // ParamsFor builds the parameters of one employee f on schedule e over
 // [inicio, fim] (the timesheet).
-func ParamsFor(empresaID int64, inicio, fim time.Time, zone string, f employee.Funcionario, e employee.Escala) (Params, error) {
-	s, err := schedulesOf(e)
+func ParamsFor(empresaID int64, inicio, fim time.Time, f employee.Funcionario, e employee.Escala) (Params, error) {
+	escalas, err := escalasOf(map[int64]employee.Escala{f.EscalaTrabalhoID: e})
 	if err != nil {
 		return Params{}, err
 	}
-	return NewParams(empresaID, inicio, fim, zone, []employee.Funcionario{f}, map[int64][]schedule{f.EscalaTrabalhoID: s}), nil
+	return NewParams(empresaID, inicio, fim, []employee.Funcionario{f}, escalas), nil
+}
+
+// keep drops the rows of a 12x36 employee's rest days with nothing on
+// them (no punch, absence or abono), as the SQL does for a weekly
+// schedule's rest days.
+func (p Params) keep(days []Dia) []Dia {
+	out := days[:0]
+	for _, d := range days {
+		if e := p.escalas[d.FuncionarioID]; e != nil && e.Ciclo != nil && len(d.marcas) == 0 && !d.Falta && !d.abonoDia &&
+			len(d.abonoInicios) == 0 {
+			if data, err := time.Parse(time.DateOnly, d.Data); err == nil && e.Turno(data) == nil {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }

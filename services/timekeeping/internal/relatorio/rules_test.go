@@ -1,21 +1,31 @@
 package relatorio
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 )
 
-func TestSchedulesOf(t *testing.T) {
-	got, err := schedulesOf(employee.Escala{Horarios: []employee.Horario{
+func TestParamsFromSchedules(t *testing.T) {
+	escalas, err := escalasOf(map[int64]employee.Escala{3: {Horarios: []employee.Horario{
 		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
 		{Entrada: "22:00", SaidaAlmoco: 180, RetornoAlmoco: 195, Saida: 480}, // crosses midnight
-	}})
-	if err != nil || len(got) != 2 || got[0] != (schedule{0, 480, 480, [4]int{480, 720, 780, 1020}}) ||
-		got[1] != (schedule{1, 1320, 465, [4]int{1320, 1500, 1515, 1800}}) {
-		t.Fatalf("schedulesOf = %+v, %v", got, err)
+	}}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := schedulesOf(employee.Escala{Horarios: []employee.Horario{{Entrada: "8h"}}}); err == nil {
+	e := escalas[3]
+	if e.Semana[0].Previstos() != 480 || e.Semana[1].Previstos() != 465 || e.Semana[2] != nil ||
+		!slices.Equal(e.Semana[1].Marcas(), []int{1320, 1500, 1515, 1800}) {
+		t.Fatalf("schedule %+v %+v", e.Semana[0], e.Semana[1])
+	}
+	p := NewParams(1, time.Time{}, time.Time{}, []employee.Funcionario{{ID: 9, EscalaTrabalhoID: 3}}, escalas)
+	if !slices.Equal(p.EscalaFuncionario, []int64{9, 9}) || !slices.Equal(p.EscalaDia, []int32{0, 1}) {
+		t.Fatalf("params %+v", p.Params)
+	}
+	if _, err := escalasOf(map[int64]employee.Escala{1: {Horarios: []employee.Horario{{Entrada: "8h"}}}}); err == nil {
 		t.Fatal("a malformed entrada was accepted")
 	}
 }

@@ -6,7 +6,9 @@ package request
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -88,3 +90,31 @@ func Period(c *fiber.Ctx, today time.Time, maxDays int) (inicio, fim time.Time, 
 
 // Days counts the dates from inicio to fim, both included.
 func Days(inicio, fim time.Time) int { return int(fim.Sub(inicio).Hours()/24) + 1 }
+
+// Limits of a treatment's reason (motivo), as for adjustments.
+const (
+	MotivoMin = 3
+	MotivoMax = 500
+)
+
+// Motivo checks a reason into v under field: required, 3 to 500
+// characters, no surrounding blanks. It returns the reason.
+func Motivo(v validate.Errors, s *string, field string) string {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		v.Check(false, field, "campo obrigatório")
+		return ""
+	}
+	n := utf8.RuneCountInString(*s)
+	v.Check(n >= MotivoMin && n <= MotivoMax, field, "deve ter entre 3 e 500 caracteres")
+	v.Check(strings.TrimSpace(*s) == *s, field, "não pode começar nem terminar com espaços")
+	return *s
+}
+
+// Month reads a YYYY-MM month (from 2000-01) as its first day.
+func Month(s, field string) (time.Time, error) {
+	m, err := time.Parse("2006-01", s)
+	if err != nil || m.Before(Earliest) {
+		return time.Time{}, apierr.Invalid(map[string]string{field: "mês inválido (use AAAA-MM, a partir de 2000-01)"})
+	}
+	return m, nil
+}

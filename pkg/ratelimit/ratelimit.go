@@ -1,0 +1,170 @@
+// Package ratelimit enforces the abuse limits every public route shares:
+// per client IP on the routes anyone may call (registration, login, the
+// JWKS, webhooks) and per access token on the rest. The budgets live in
+// Redis, so every replica of every service spends the same ones, and are
+// kept by github.com/go-redis/redis_rate (GCRA: a steady rate with a
+// burst of the same size). An exhausted budget is a 429 with Retry-After.
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/jwtauth"
+)
+
+// Rate is a budget written as "N/unit": "20/min", "600/min", "5/s",
+// "100/h". N requests may come at once; after that one every unit/N.
+type Rate string
+
+// Limit parses the rate.
+func (r Rate) Limit() (redis_rate.Limit, error) {
+	n, unit, ok := strings.Cut(strings.TrimSpace(string(r)), "/")
+	count, err := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err != nil || count <= 0 {
+		return redis_rate.Limit{}, fmt.Errorf("rate %q: want N/unit, e.g. 20/min", string(r))
+	}
+	var period time.Duration
+	switch strings.TrimSpace(unit) {
+	case "s", "sec", "second":
+		period = time.Second
+	case "m", "min", "minute":
+		period = time.Minute
+	case "h", "hour":
+		period = time.Hour
+	default:
+		return redis_rate.Limit{}, fmt.Errorf("rate %q: unit must be s, min or h", string(r))
+	}
+	return redis_rate.Limit{Rate: count, Burst: count, Period: period}, nil
+}
+
+// Validate lets config.Validate refuse a bad rate at start-up.
+func (r Rate) Validate() error {
+	_, err := r.Limit()
+	return err
+}
+
+// Config holds the budgets every service applies (RATE_PER_IP,
+// RATE_PER_TOKEN). A service with routes of its own to protect (company
+// registration) adds its own Rate.
+type Config struct {
+	// PerIP is each client address's budget on every route that takes no
+	// token, per service.
+	PerIP Rate `conf:"default:120/min,help:requests per client IP on the routes without a token (N/s, N/min or N/h)"`
+	// PerToken is each access token's budget on the routes that need one.
+	// A kiosk where 200 employees punch at a shift change uses 200
+	// tokens; one token doing a company's whole day of work still fits.
+	PerToken Rate `conf:"default:600/min,help:requests per access token on the routes that need one (N/s, N/min or N/h)"`
+}
+
+// Limiter checks budgets in Redis under prefix.
+type Limiter struct {
+	rl     *redis_rate.Limiter
+	prefix string
+	log    *slog.Logger
+}
+
+// New keeps the budgets in rdb, under keys "rate:" + prefix + ...
+// (redis_rate adds "rate:" itself).
+func New(rdb *redis.Client, prefix string, log *slog.Logger) *Limiter {
+	return &Limiter{rl: redis_rate.NewLimiter(rdb), prefix: prefix, log: log}
+}
+
+// Failure decides what a request gets when Redis cannot be asked.
+type Failure int
+
+const (
+	// FailOpen lets the request through (logged): an outage of Redis must
+	// not stop the clock-in.
+	FailOpen Failure = iota
+	// FailClosed answers 503: for routes where an unlimited caller costs
+	// money or helps guessing (registration creates Stripe objects).
+	FailClosed
+)
+
+// Allow spends one request of key's budget: nil, a 429 *apierr.Error with
+// Retry-After, or, when Redis fails, nil or a 503 as onFailure says.
+func (l *Limiter) Allow(ctx context.Context, key string, limit redis_rate.Limit, onFailure Failure) error {
+	res, err := l.rl.Allow(ctx, l.prefix+key, limit)
+	if err != nil {
+		if onFailure == FailClosed {
+			return apierr.Unavailable("redis", fmt.Errorf("ratelimit %s: %w", key, err))
+		}
+		l.log.WarnContext(ctx, "ratelimit: redis unavailable, request let through", "err", err.Error())
+		return nil
+	}
+	if res.Allowed > 0 {
+		return nil
+	}
+	return apierr.TooManyRequests(int(math.Ceil(max(res.RetryAfter, time.Second).Seconds())))
+}
+
+// PerIP limits each client address (httpserver.ClientIP) on the routes it
+// is mounted on; name separates the budgets of different route sets.
+func (l *Limiter) PerIP(name string, rate Rate, onFailure Failure) (fiber.Handler, error) {
+	limit, err := rate.Limit()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return func(c *fiber.Ctx) error {
+		if err := l.Allow(c.UserContext(), name+":"+IPKey(httpserver.ClientIP(c)), limit, onFailure); err != nil {
+			return err
+		}
+		return c.Next()
+	}, nil
+}
+
+// PerToken is a jwtauth.Guard limiting each access token. A token is named
+// by its subject, role and issue time: nothing secret goes to Redis.
+func (l *Limiter) PerToken(rate Rate) (jwtauth.Guard, error) {
+	limit, err := rate.Limit()
+	if err != nil {
+		return nil, fmt.Errorf("per token: %w", err)
+	}
+	return func(c *fiber.Ctx, claims *jwtauth.Claims) error {
+		var iat int64
+		if claims.IssuedAt != nil {
+			iat = claims.IssuedAt.Unix()
+		}
+		key := "tok:" + claims.Role + ":" + claims.Subject + ":" + strconv.FormatInt(iat, 10)
+		return l.Allow(c.UserContext(), key, limit, FailOpen)
+	}, nil
+}
+
+// IPKey is the budget key of a client address. IPv6 clients are grouped by
+// their /64, which one subscriber usually gets whole: counting single
+// addresses would let a client rotate through billions of them.
+func IPKey(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return "ip:" + ip
+	}
+	addr = addr.Unmap()
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return "ip:" + p.String()
+	}
+	return "ip:" + addr.String()
+}
+
+// GuardTokens makes the verifier limit each access token to cfg.PerToken.
+func (l *Limiter) GuardTokens(v *jwtauth.Verifier, cfg Config) error {
+	guard, err := l.PerToken(cfg.PerToken)
+	if err != nil {
+		return err
+	}
+	v.AddGuards(guard)
+	return nil
+}

@@ -1,0 +1,280 @@
+// Package chainaudit re-checks, in production, every company's chain of
+// REP records: the NSR gapless over every record type (punches and AFD
+// type-5 records), each punch's hash recomputed from its stored fields
+// with its own rule version (core.VerificarMarcacao), and the chain head
+// (cadeias) on the last record. It is incremental: each company's audit
+// goes on from the last NSR it verified (auditorias_cadeia), so a run
+// reads only the records written since the previous one, whatever the
+// size of the table. A broken chain stays flagged, with its NSR, until
+// someone looks into it: it is exported as a metric and logged.
+//
+// It is a package of its own, outside internal/, so that the benchmark
+// measures the service's own audit (tools/bench).
+package chainaudit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/ponto/ponto/services/timekeeping/core"
+)
+
+// lockKey is the advisory lock that lets one replica audit at a time.
+const lockKey = 0x706f6e746f // "ponto"
+
+// Auditor audits chains.
+type Auditor struct {
+	db       *pgxpool.Pool
+	log      *slog.Logger
+	now      func() time.Time
+	broken   prometheus.Gauge
+	verified prometheus.Counter
+	runs     *prometheus.CounterVec
+}
+
+// New returns an auditor on db; now is the time source (time.Now).
+func New(db *pgxpool.Pool, log *slog.Logger, now func() time.Time) *Auditor {
+	return &Auditor{db: db, log: log, now: now,
+		broken: prometheus.NewGauge(prometheus.GaugeOpts{Name: "ponto_chain_broken_companies",
+			Help: "Companies whose chain of REP records the audit found broken."}),
+		verified: prometheus.NewCounter(prometheus.CounterOpts{Name: "ponto_chain_verified_records_total",
+			Help: "REP records (punches and type-5 records) the chain audit verified."}),
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ponto_chain_audit_runs_total",
+			Help: "Chain audit runs, by result (ok, error)."}, []string{"result"}),
+	}
+}
+
+// Collectors are the audit's metrics, to register once.
+func (a *Auditor) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{a.broken, a.verified, a.runs}
+}
+
+// Run audits every interval until ctx ends. Replicas take turns: a run
+// happens only in the replica holding the advisory lock.
+func (a *Auditor) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := a.Once(ctx); err != nil && ctx.Err() == nil {
+			a.log.Error("chain audit failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Result is what one run did.
+type Result struct {
+	Companies int   // companies whose chain moved and was checked
+	Records   int64 // records verified
+	Broken    int   // companies flagged broken (all of them, not only this run's)
+	Skipped   bool  // another replica holds the lock
+}
+
+// Once audits every company whose chain moved since its last audit.
+func (a *Auditor) Once(ctx context.Context) (Result, error) {
+	var res Result
+	conn, err := a.db.Acquire(ctx)
+	if err != nil {
+		return res, fmt.Errorf("chainaudit: acquire: %w", err)
+	}
+	defer conn.Release()
+	var locked bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, lockKey).Scan(&locked); err != nil {
+		return res, fmt.Errorf("chainaudit: lock: %w", err)
+	}
+	if !locked {
+		res.Skipped = true
+		return res, nil
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, lockKey) }()
+	rows, _ := conn.Query(ctx, `SELECT c.empresa_id FROM cadeias c
+		LEFT JOIN auditorias_cadeia a ON a.empresa_id = c.empresa_id
+		WHERE a.empresa_id IS NULL OR (a.nsr_quebra IS NULL AND a.ultimo_nsr < c.ultimo_nsr)
+		ORDER BY c.empresa_id`)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		a.runs.WithLabelValues("error").Inc()
+		return res, fmt.Errorf("chainaudit: companies: %w", err)
+	}
+	for _, id := range ids {
+		n, err := a.Company(ctx, id)
+		if err != nil {
+			a.runs.WithLabelValues("error").Inc()
+			return res, err
+		}
+		res.Companies++
+		res.Records += n
+	}
+	if err := a.db.QueryRow(ctx, `SELECT count(*) FROM auditorias_cadeia WHERE nsr_quebra IS NOT NULL`).Scan(&res.Broken); err != nil {
+		return res, fmt.Errorf("chainaudit: broken: %w", err)
+	}
+	a.broken.Set(float64(res.Broken))
+	a.runs.WithLabelValues("ok").Inc()
+	return res, nil
+}
+
+// records are a company's REP records after NSR $2, up to the head $3, in
+// NSR order: punches with what their hash covers, and the records of
+// types 2, 5 and 6.
+const records = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
+		FROM registros_ponto WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+	UNION ALL
+	SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0
+		FROM empregados_rep WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+	UNION ALL
+	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0
+		FROM empresas_rep WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+	UNION ALL
+	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0
+		FROM eventos_rep WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+	ORDER BY 1`
+
+// errBroken is a chain that does not verify.
+var errBroken = errors.New("chainaudit: broken chain")
+
+// Company audits company empresaID's records written since its last
+// audit and returns how many it verified. A break is recorded (and
+// logged), not returned: only a failure to read is an error.
+func (a *Auditor) Company(ctx context.Context, empresaID int64) (int64, error) {
+	var verified int64
+	err := pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			var from int64
+			var prev *string
+			err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM auditorias_cadeia WHERE empresa_id = $1`,
+				empresaID).Scan(&from, &prev)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			var head int64
+			var headHash *string
+			if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
+				empresaID).Scan(&head, &headHash); err != nil {
+				return err
+			}
+			last, hash, n, brk := verify(ctx, tx, empresaID, from, deref(prev), head, deref(headHash))
+			verified = n
+			if brk != nil && !errors.Is(brk, errBroken) {
+				return brk
+			}
+			return a.save(ctx, empresaID, last, hash, brk)
+		})
+	if err != nil {
+		return 0, fmt.Errorf("chainaudit: company %d: %w", empresaID, err)
+	}
+	a.verified.Add(float64(verified))
+	return verified, nil
+}
+
+// verify checks the records after NSR from (whose last punch hash is
+// prev) up to head, and returns the last NSR and punch hash verified, how
+// many records it verified, and errBroken (wrapped, with the NSR) at the
+// first break.
+func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, head int64, headHash string) (int64, string, int64, error) {
+	rows, err := tx.Query(ctx, records, empresaID, from, head)
+	if err != nil {
+		return from, prev, 0, err
+	}
+	defer rows.Close()
+	last, n := from, int64(0)
+	var (
+		nsr      int64
+		isPunch  bool
+		at       time.Time
+		offset   int16
+		cpf      string
+		coletor  string
+		hash     string
+		versao   int16
+		scanArgs = []any{&nsr, &isPunch, &at, &offset, &cpf, &coletor, &hash, &versao}
+	)
+	for rows.Next() {
+		if err := rows.Scan(scanArgs...); err != nil {
+			return last, prev, n, err
+		}
+		if nsr != core.NextNSR(last) {
+			return last, prev, n, fmt.Errorf("%w: NSR %d after %d (a gap or a repetition)", errBroken, nsr, last)
+		}
+		if isPunch {
+			m := core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: int(offset), CPF: cpf, Coletor: coletor,
+				Versao: int(versao)}
+			if err := core.VerificarMarcacao(m, prev, hash); err != nil {
+				return last, prev, n, fmt.Errorf("%w: NSR %d: %v", errBroken, nsr, err)
+			}
+			prev = hash
+		}
+		last = nsr
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return last, prev, n, err
+	}
+	if last != head || prev != headHash {
+		return last, prev, n, fmt.Errorf("%w: the chain head (NSR %d) is not the last record (NSR %d)", errBroken, head, last)
+	}
+	return last, prev, n, nil
+}
+
+// save records how far the audit got, and the break if there was one.
+func (a *Auditor) save(ctx context.Context, empresaID, last int64, hash string, brk error) error {
+	var quebra *int64
+	var msg *string
+	if brk != nil {
+		at := last + 1
+		quebra, msg = &at, new(brk.Error())
+		a.log.Error("chain audit: broken chain", "empresaId", empresaID, "nsr", at, "err", brk)
+	}
+	var h *string
+	if hash != "" {
+		h = &hash
+	}
+	// The transaction is read-only: the verdict is written apart.
+	_, err := a.db.Exec(ctx, `INSERT INTO auditorias_cadeia (empresa_id, ultimo_nsr, ultimo_hash, verificado_em, nsr_quebra, erro)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = $2, ultimo_hash = $3, verificado_em = $4,
+			nsr_quebra = $5, erro = $6`, empresaID, last, h, a.now(), quebra, msg)
+	return err
+}
+
+// Estado is the last audit of a company's chain.
+type Estado struct {
+	UltimoNSRVerificado int64      `json:"ultimoNsrVerificado"`
+	VerificadoEm        *time.Time `json:"verificadoEm"`
+	Integra             bool       `json:"integra"`
+	NSRQuebra           *int64     `json:"nsrQuebra"`
+}
+
+// Read returns company empresaID's last audit (never audited: nothing
+// verified yet, integra until shown otherwise).
+func Read(ctx context.Context, db *pgxpool.Pool, empresaID int64) (Estado, error) {
+	var e Estado
+	var at time.Time
+	err := db.QueryRow(ctx, `SELECT ultimo_nsr, verificado_em, nsr_quebra FROM auditorias_cadeia WHERE empresa_id = $1`,
+		empresaID).Scan(&e.UltimoNSRVerificado, &at, &e.NSRQuebra)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return Estado{Integra: true}, nil
+	case err != nil:
+		return e, fmt.Errorf("chainaudit: read: %w", err)
+	}
+	e.VerificadoEm, e.Integra = &at, e.NSRQuebra == nil
+	return e, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

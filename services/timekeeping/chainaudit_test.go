@@ -1,0 +1,81 @@
+package main
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/ponto/ponto/pkg/database/dbtest"
+	"github.com/ponto/ponto/pkg/logging/logtest"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+)
+
+// The chain audit verifies what was written since its last run, and flags
+// a chain broken on purpose through the owner role: in the metric, in
+// the log (company and NSR) and on the company's own route.
+func TestChainAudit(t *testing.T) {
+	t.Parallel()
+	e, c, w := newShop(t, nil)
+	_, o := e.outsider()
+	for i := range 3 {
+		e.punch(w, local(2026, 3, 9, 8+i, 0))
+	}
+	e.punch(o, local(2026, 3, 9, 8, 0))
+	logs := &logtest.Buffer{}
+	a := chainaudit.New(e.db, slog.New(slog.NewJSONHandler(logs, nil)), time.Now)
+
+	r := e.pub("GET", "/registropontos/cadeia", c.token, nil)
+	want(t, r, 200)
+	if got := r.obj(t); got["verificadoEm"] != nil || got["integra"] != true {
+		t.Fatalf("before the first audit: %v", got)
+	}
+	res, err := a.Once(t.Context())
+	// Company 1: the type-5 inclusion and 3 punches; company 2: 2 records.
+	if err != nil || res.Companies != 2 || res.Records != 6 || res.Broken != 0 {
+		t.Fatalf("first run %+v, %v", res, err)
+	}
+	got := e.pub("GET", "/registropontos/cadeia", c.token, nil).obj(t)
+	if got["ultimoNsrVerificado"] != float64(4) || got["integra"] != true || got["verificadoEm"] == nil {
+		t.Fatalf("after the audit: %v", got)
+	}
+	// Incremental: only what was written since is read.
+	e.punch(w, local(2026, 3, 9, 12, 0))
+	if res, err = a.Once(t.Context()); err != nil || res.Companies != 1 || res.Records != 1 {
+		t.Fatalf("second run %+v, %v", res, err)
+	}
+	if res, err = a.Once(t.Context()); err != nil || res.Companies != 0 || res.Records != 0 {
+		t.Fatalf("a run with nothing new %+v, %v", res, err)
+	}
+
+	// The owner can still bypass the append-only triggers: the audit
+	// catches what it does.
+	e.punch(w, local(2026, 3, 9, 13, 0))
+	e.punch(w, local(2026, 3, 9, 17, 0))
+	if _, err := dbtest.AsOwner(t, e.dbURL).Exec(t.Context(), `ALTER TABLE registros_ponto DISABLE TRIGGER USER;
+		UPDATE registros_ponto SET horario_registro = horario_registro - interval '1 hour' WHERE empresa_id = 1 AND nsr = 6;
+		ALTER TABLE registros_ponto ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = a.Once(t.Context()); err != nil || res.Broken != 1 {
+		t.Fatalf("run over the tampered record %+v, %v", res, err)
+	}
+	if v := testutil.ToFloat64(a.Collectors()[0]); v != 1 {
+		t.Fatalf("ponto_chain_broken_companies = %v", v)
+	}
+	got = e.pub("GET", "/registropontos/cadeia", c.token, nil).obj(t)
+	if got["integra"] != false || got["nsrQuebra"] != float64(6) || got["ultimoNsrVerificado"] != float64(5) {
+		t.Fatalf("after the break: %v", got)
+	}
+	if !strings.Contains(logs.String(), `"empresaId":1`) || !strings.Contains(logs.String(), `"nsr":6`) {
+		t.Fatalf("the break is not logged with its company and NSR:\n%s", logs)
+	}
+	// The other company's chain is its own, and intact.
+	other := e.pub("GET", "/registropontos/cadeia", e.company(2).token, nil).obj(t)
+	if other["integra"] != true || other["ultimoNsrVerificado"] != float64(2) {
+		t.Fatalf("the other company: %v", other)
+	}
+	wantErr(t, e.pub("GET", "/registropontos/cadeia", w.token, nil), 403, "acesso_negado")
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"io"
+	"log/slog"
+)
+
+// evento builds an event of source origem for company empresa.
+func evento(origem string, empresa, seq int64, tipo string, body map[string]any) map[string]any {
+	ev := map[string]any{"id": fmt.Sprintf("%s:%d:%d", origem, empresa, seq), "origem": origem, "empresaId": empresa,
+		"sequencia": seq, "ocorridoEm": "2026-03-09T11:00:00.000Z", "tipo": tipo}
+	for k, v := range body {
+		ev[k] = v
+	}
+	return ev
+}
+
+// The records of Anexo IX item 6 besides punches, written when the other
+// services tell of the operation: the employer's identification (type 2)
+// and employees included, changed and excluded (type 5, with the
+// company's responsible person), before anyone punches; once each and in
+// order; in the AFD with gapless NSRs, and through the chain audit.
+func TestREPEventsInTheAFD(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.company(9)
+	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
+	responsavel := brdocstest.CPF(next())
+	post := func(ev map[string]any) response {
+		return call(t, e.internal, "POST", "/internal/eventos", "", ev)
+	}
+	e.clock.set(local(2026, 3, 9, 8, 0))
+	empresa := map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(9), "razaoSocial": "Panificação São João 9 Ltda",
+		"local": "Rua das Flores, 10, São Paulo/SP", "cno": "", "responsavel": map[string]any{"nome": "Rita Lima", "cpf": responsavel}}}
+	want(t, post(evento("company-billing", 9, 1, core.EventoEmpresaIncluida, empresa)), 200)
+	emp := func(nome string) map[string]any {
+		return map[string]any{"funcionario": map[string]any{"id": w.id, "nome": nome, "cpf": w.cpf}}
+	}
+	e.clock.set(local(2026, 3, 9, 8, 1))
+	if got := post(evento("employee", 9, 1, core.EventoFuncionarioIncluido, emp("Ana Souza"))).obj(t); got["aplicado"] != true {
+		t.Fatalf("inclusion: %v", got)
+	}
+	// Out of order: refused with the sequence expected; nothing written.
+	r := post(evento("employee", 9, 3, core.EventoFuncionarioExcluido, emp("Ana Souza Lima")))
+	if r.status != 409 || r.obj(t)["esperada"] != float64(2) || r.obj(t)["code"] != "evento_fora_de_ordem" {
+		t.Fatalf("out of order: %d %s", r.status, r.body)
+	}
+	e.clock.set(local(2026, 3, 9, 8, 2))
+	want(t, post(evento("employee", 9, 2, core.EventoFuncionarioAlterado, emp("Ana Souza Lima"))), 200)
+	// A retry of an applied event: acknowledged, not written again.
+	if got := post(evento("employee", 9, 2, core.EventoFuncionarioAlterado, emp("Ana Souza Lima"))).obj(t); got["aplicado"] != false {
+		t.Fatalf("duplicate: %v", got)
+	}
+	// Malformed events: 400, nothing written.
+	before := e.count("empregados_rep")
+	for _, bad := range []map[string]any{
+		evento("employee", 9, 3, core.EventoFuncionarioAlterado, map[string]any{"funcionario": map[string]any{"id": w.id, "nome": "X", "cpf": "123.456.789-00"}}),
+		evento("employee", 9, 3, "funcionario.demitido", emp("Ana")),
+		evento("outro", 9, 3, core.EventoFuncionarioAlterado, emp("Ana")),
+		evento("employee", 9, 3, core.EventoEmpresaAlterada, empresa),
+	} {
+		wantErr(t, post(bad), 400, "validacao")
+	}
+	if e.count("empregados_rep") != before {
+		t.Fatal("a malformed event wrote a record")
+	}
+
+	// His punch needs no type-5 record of its own: the REP knows him as
+	// the employee service has him.
+	want(t, call(t, e.emp.public, "PATCH", path("/funcionarios/%d", w.id), c.token,
+		map[string]any{"nome": "Ana Souza Lima"}), 200)
+	e.punch(w, local(2026, 3, 9, 9, 0))
+	e.clock.set(local(2026, 3, 9, 18, 0))
+	want(t, post(evento("employee", 9, 3, core.EventoFuncionarioExcluido, emp("Ana Souza Lima"))), 200)
+
+	e.clock.set(local(2026, 3, 20, 10, 0))
+	afd := e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
+	want(t, afd, 200)
+	a, err := core.Ler(afd.body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digits := strings.NewReplacer(".", "", "-", "").Replace(responsavel)
+	if len(a.Empresas) != 1 || a.Empresas[0].NSR != 1 || a.Empresas[0].Responsavel != "000"+digits ||
+		a.Empresas[0].Local != "Rua das Flores, 10, São Paulo/SP" || a.Empresas[0].Gravacao != "2026-03-09T08:00:00-0300" {
+		t.Fatalf("type 2: %+v", a.Empresas)
+	}
+	var ops []string
+	for _, r := range a.Empregados {
+		ops = append(ops, fmt.Sprintf("%d %s %s %s", r.NSR, r.Operacao, r.Nome, r.Responsavel))
+	}
+	want := []string{"2 I Ana Souza " + digits, "3 A Ana Souza Lima " + digits, "5 E Ana Souza Lima " + digits}
+	if strings.Join(ops, "|") != strings.Join(want, "|") {
+		t.Fatalf("type 5:\n got %v\nwant %v", ops, want)
+	}
+	if len(a.Marcacoes) != 1 || a.Marcacoes[0].NSR != 4 || a.Trailer[2] != 1 || a.Trailer[5] != 3 || a.Trailer[7] != 1 {
+		t.Fatalf("punch %+v, trailer %v", a.Marcacoes, a.Trailer)
+	}
+	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now).Once(context.Background())
+	if err != nil || res.Broken != 0 || res.Records != 5 {
+		t.Fatalf("chain audit over every record type: %+v, %v", res, err)
+	}
+}

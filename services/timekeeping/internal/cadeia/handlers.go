@@ -1,0 +1,40 @@
+// Package cadeia serves a company's view of the audit of its own chain of
+// REP records (GET /registropontos/cadeia): how far the periodic audit
+// (package chainaudit) verified it, when, and whether it holds.
+package cadeia
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// Handlers serve the route.
+type Handlers struct{ db *pgxpool.Pool }
+
+// NewHandlers returns the handlers.
+func NewHandlers(db *pgxpool.Pool) *Handlers { return &Handlers{db: db} }
+
+// Public mounts the company route on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	r.Get("/registropontos/cadeia", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.get)
+}
+
+// get is GET /registropontos/cadeia: 200 {"ultimoNsrVerificado",
+// "verificadoEm" (null before the first audit), "integra", "nsrQuebra"}
+// for the caller's own company.
+func (h *Handlers) get(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	e, err := chainaudit.Read(c.UserContext(), h.db, caller.EmpresaID)
+	if err != nil {
+		return err // a database failure: the error handler makes it a 503
+	}
+	return c.JSON(e)
+}

@@ -1,0 +1,51 @@
+package documento
+
+import (
+	"fmt"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/signature"
+)
+
+// Signing is how one PDF answer is signed: with the configured
+// certificate (PAdES, pkg/signature), or not, and why not.
+type Signing struct {
+	signer *signature.Signer // nil: unsigned
+	reason string            // why unsigned
+}
+
+// ReadSigning reads the query value assinar (true, the default, or false:
+// a quicker unsigned copy) for a route whose PDFs signer signs (nil when
+// no certificate is configured).
+func ReadSigning(c *fiber.Ctx, signer *signature.Signer) (Signing, error) {
+	switch c.Query("assinar", "true") {
+	case "true":
+	case "false":
+		return Signing{reason: "via sem assinatura digital, pedida assim (assinar=false)"}, nil
+	default:
+		return Signing{}, apierr.Invalid(map[string]string{"assinar": "use true ou false"})
+	}
+	if signer == nil {
+		return Signing{reason: "nenhum certificado de assinatura está configurado"}, nil
+	}
+	return Signing{signer: signer}, nil
+}
+
+// Notice is the line the PDF prints about its signature.
+func (s Signing) Notice() string {
+	if s.signer == nil {
+		return "Documento sem assinatura digital: " + s.reason + "."
+	}
+	return fmt.Sprintf("Documento assinado digitalmente (PAdES) com o certificado de %s.",
+		s.signer.Certificate().Leaf.Subject.CommonName)
+}
+
+// Sign returns pdf signed for reason, or as it is when unsigned.
+func (s Signing) Sign(pdf []byte, reason string) ([]byte, error) {
+	if s.signer == nil {
+		return pdf, nil
+	}
+	return s.signer.SignPDF(pdf, reason)
+}

@@ -1,0 +1,223 @@
+package fechamento
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/registro"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// maxDias bounds one closing (a year, leap or not).
+const maxDias = 366
+
+// Handlers serve closings and acknowledgements.
+type Handlers struct {
+	store     *Store
+	employees *employee.Client
+	clock     *clock.Clock
+	zones     *fuso.Zones
+}
+
+// NewHandlers returns the handlers.
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+}
+
+// Public mounts the routes on r, which must already verify the token.
+func (h *Handlers) Public(r fiber.Router) {
+	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
+	r.Post("/registropontos/fechamentos", empresa, h.fechar)
+	r.Get("/registropontos/fechamentos", empresa, h.list)
+	r.Post("/registropontos/fechamentos/:fechamentoId/reabrir", empresa, h.reabrir)
+	r.Get("/registropontos/fechamentos/ciencias", empresa, h.ciencias)
+	r.Put("/registropontos/funcionario/:funcionarioId/espelho/ciencia", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.ciencia)
+}
+
+type fecharInput struct {
+	Inicio *string `json:"inicio"`
+	Fim    *string `json:"fim"`
+}
+
+// fechar is POST /registropontos/fechamentos {"inicio","fim"}: 201 the
+// closing. Dates YYYY-MM-DD, inicio ≤ fim ≤ today (company zone), at most
+// 366 days; 409 fechamento_sobreposto over a standing closing.
+func (h *Handlers) fechar(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	var in fecharInput
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	zone, err := h.zones.Empresa(c.UserContext(), caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	inicio, fim, err := period(in, h.clock.Today(zone))
+	if err != nil {
+		return err
+	}
+	f, err := h.store.Fechar(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(f)
+}
+
+func period(in fecharInput, today time.Time) (inicio, fim time.Time, err error) {
+	v := validate.Errors{}
+	date := func(s *string, field string) time.Time {
+		if s == nil {
+			v.Check(false, field, "campo obrigatório")
+			return time.Time{}
+		}
+		d, ok := validate.DateISO(*s)
+		v.Check(ok && !d.Before(request.Earliest), field, "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
+		return d
+	}
+	inicio, fim = date(in.Inicio, "inicio"), date(in.Fim, "fim")
+	if len(v) == 0 {
+		v.Check(!fim.Before(inicio), "fim", "deve ser igual ou posterior a inicio")
+		v.Check(!fim.After(today), "fim", "não é possível fechar datas futuras")
+		v.Check(request.Days(inicio, fim) <= maxDias, "fim", "um fechamento tem no máximo 366 dias")
+	}
+	return inicio, fim, v.Err()
+}
+
+// list is GET /registropontos/fechamentos: a page of the company's
+// closings, latest period first, with their reopenings.
+func (h *Handlers) list(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	p, err := page.FromQuery(c)
+	if err != nil {
+		return err
+	}
+	items, total, err := h.store.List(c.UserContext(), caller.EmpresaID, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page.NewResult(items, p, total))
+}
+
+type reabrirInput struct {
+	Motivo *string `json:"motivo" text:"multiline"`
+}
+
+// reabrir is POST /registropontos/fechamentos/{fechamentoId}/reabrir
+// {"motivo"}: 200 the closing with its reopening; 404 another company's,
+// 409 fechamento_reaberto.
+func (h *Handlers) reabrir(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "fechamentoId")
+	if err != nil {
+		return err
+	}
+	var in reabrirInput
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	v := validate.Errors{}
+	motivo := request.Motivo(v, in.Motivo, "motivo")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	f, err := h.store.Reabrir(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.JSON(f)
+}
+
+// ciencia is PUT /registropontos/funcionario/{funcionarioId}/espelho/
+// ciencia?mes=YYYY-MM, by the employee himself (another's id is 404): 200
+// the acknowledgement, the same on every repeat; 409 periodo_nao_fechado
+// until the whole month is closed.
+func (h *Handlers) ciencia(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	mes, err := request.Month(c.Query("mes"), "mes")
+	if err != nil {
+		return err
+	}
+	if caller.FuncionarioID != id {
+		return registro.ErrNotFound
+	}
+	out, err := h.store.DarCiencia(c.UserContext(), caller.EmpresaID, id, mes, h.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// Pendente is one employee of the acknowledgements list.
+type Pendente struct {
+	FuncionarioID int64   `json:"funcionarioId"`
+	Nome          string  `json:"nome"`
+	CienteEm      *string `json:"cienteEm"`
+}
+
+// ciencias is GET /registropontos/fechamentos/ciencias?mes=YYYY-MM&
+// departamento=NOME: every employee of the department (by name, as the
+// report resolves it) with when he acknowledged the month's timesheet,
+// null for those who have not; fechado says whether the month is closed.
+func (h *Handlers) ciencias(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	mes, err := request.Month(c.Query("mes"), "mes")
+	if err != nil {
+		return err
+	}
+	nome := c.Query("departamento")
+	if n := len([]rune(nome)); n < 1 || n > 100 {
+		return apierr.Invalid(map[string]string{"departamento": "informe o nome do departamento (1 a 100 caracteres)"})
+	}
+	dep, funcs, err := h.employees.Departamento(c.UserContext(), caller.EmpresaID, nome)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, len(funcs))
+	for i, f := range funcs {
+		ids[i] = f.ID
+	}
+	ciente, fechado, err := h.store.Ciencias(c.UserContext(), caller.EmpresaID, ids, mes)
+	if err != nil {
+		return err
+	}
+	itens := make([]Pendente, len(funcs))
+	pendentes := 0
+	for i, f := range funcs {
+		itens[i] = Pendente{FuncionarioID: f.ID, Nome: f.Nome}
+		if em, ok := ciente[f.ID]; ok {
+			s := clock.FormatISO(em)
+			itens[i].CienteEm = &s
+		} else {
+			pendentes++
+		}
+	}
+	return c.JSON(fiber.Map{"departamento": dep, "mes": mes.Format("2006-01"), "fechado": fechado,
+		"pendentes": pendentes, "itens": itens})
+}

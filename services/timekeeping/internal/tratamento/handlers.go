@@ -1,0 +1,150 @@
+package tratamento
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// Handlers serve inclusions and disregards.
+type Handlers struct {
+	store     *Store
+	employees *employee.Client
+	clock     *clock.Clock
+	zones     *fuso.Zones
+}
+
+// NewHandlers returns the handlers.
+func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+}
+
+// Public mounts the company routes on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
+	r.Post("/registropontos/funcionario/:funcionarioId/marcacoes", empresa, h.incluir)
+	r.Put("/registropontos/:registroId/desconsiderar", empresa, h.desconsiderar(true))
+	r.Put("/registropontos/:registroId/reconsiderar", empresa, h.desconsiderar(false))
+	r.Post("/registropontos/solicitacoes", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.solicitar)
+	r.Get("/registropontos/solicitacoes", empresa, h.listSolicitacoes)
+	r.Put("/registropontos/solicitacoes/:solicitacaoId/aprovar", empresa, h.decidir(true))
+	r.Put("/registropontos/solicitacoes/:solicitacaoId/reprovar", empresa, h.decidir(false))
+}
+
+type incluirInput struct {
+	Horario *string `json:"horario"`
+	Motivo  *string `json:"motivo" text:"multiline"`
+}
+
+// incluir is POST /registropontos/funcionario/{funcionarioId}/marcacoes
+// {"horario" (ISO 8601 with offset), "motivo"}: 201 the included punch.
+// Order of checks: 400 (path, body), 404 (not the company's employee), 400
+// (in the future, or older than the keeping period), 409 (closed period,
+// a punch at the same minute of the workday).
+func (h *Handlers) incluir(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	in, err := h.inclusao(c, caller.EmpresaID, id)
+	if err != nil {
+		return err
+	}
+	in.Autor = caller.EmpresaID
+	m, err := h.store.Incluir(c.UserContext(), in, h.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(m)
+}
+
+// inclusao reads the body {"horario","motivo"} of an inclusion of
+// employee id of company empresaID and places it in his workday (his zone
+// and schedule). 400 (body; in the future or older than the keeping
+// period), 404 (not the company's employee).
+func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error) {
+	var in incluirInput
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return Inclusao{}, err
+	}
+	v := validate.Errors{}
+	var horario time.Time
+	if in.Horario == nil {
+		v.Check(false, "horario", "campo obrigatório")
+	} else {
+		t, perr := time.Parse(time.RFC3339, *in.Horario)
+		v.Check(perr == nil, "horario", "data e hora ISO 8601 com fuso (ex.: 2024-03-04T17:00:00-03:00)")
+		horario = t.Truncate(time.Minute)
+	}
+	motivo := request.Motivo(v, in.Motivo, "motivo")
+	if err := v.Err(); err != nil {
+		return Inclusao{}, err
+	}
+	ctx := c.UserContext()
+	f, err := h.employees.Funcionario(ctx, empresaID, id)
+	if err != nil {
+		return Inclusao{}, err
+	}
+	if err := core.PodeIncluir(horario, h.clock.Now()); err != nil {
+		return Inclusao{}, validate.Errors{"horario": err.Error()}.Err()
+	}
+	zone, err := h.zones.Funcionario(ctx, empresaID, f.FusoHorario)
+	if err != nil {
+		return Inclusao{}, err
+	}
+	escala, err := h.employees.Escala(ctx, id)
+	if err != nil {
+		return Inclusao{}, err
+	}
+	return Inclusao{EmpresaID: empresaID, FuncionarioID: id, Jornada: core.Jornada(horario, zone, escala.Core()),
+		Horario: horario, FusoMinutos: core.Offset(horario, zone), Motivo: motivo}, nil
+}
+
+type motivoInput struct {
+	Motivo *string `json:"motivo" text:"multiline"`
+}
+
+// desconsiderar is PUT /registropontos/{registroId}/desconsiderar and
+// /reconsiderar {"motivo"}: 200 the punch with its new state. 404 when
+// the id is not one of the company's punches (an absence, another
+// company's), 409 when its workday is closed or it is already in that
+// state.
+func (h *Handlers) desconsiderar(d bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		caller, err := request.Caller(c)
+		if err != nil {
+			return err
+		}
+		id, err := request.ID(c, "registroId")
+		if err != nil {
+			return err
+		}
+		var in motivoInput
+		if err := request.DecodeJSON(c, &in); err != nil {
+			return err
+		}
+		v := validate.Errors{}
+		motivo := request.Motivo(v, in.Motivo, "motivo")
+		if err := v.Err(); err != nil {
+			return err
+		}
+		m, err := h.store.Desconsiderar(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
+		if err != nil {
+			return err
+		}
+		return c.JSON(m)
+	}
+}

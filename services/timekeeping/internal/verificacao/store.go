@@ -1,0 +1,100 @@
+package verificacao
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/registro"
+)
+
+// Store finds punches by hash and verifies their company's chain.
+type Store struct {
+	db *pgxpool.Pool
+	// verified keeps, per company, the last punch whose chain was
+	// verified from NSR 1: punches are append-only (database triggers),
+	// so later checks walk only from there. One entry per company, few
+	// bytes each.
+	mu       sync.Mutex
+	verified map[int64]checkpoint
+}
+
+type checkpoint struct {
+	nsr  int64
+	hash string
+}
+
+// NewStore returns a Store on db.
+func NewStore(db *pgxpool.Pool) *Store {
+	return &Store{db: db, verified: map[int64]checkpoint{}}
+}
+
+// Punch is what the public check shows of a punch: nothing that names
+// the employee.
+type Punch struct {
+	EmpresaID     int64
+	NSR           int64
+	Horario       time.Time
+	OffsetMinutes int
+}
+
+// Find returns the punch whose hash is hash (registro.ErrNotFound if
+// none).
+func (s *Store) Find(ctx context.Context, hash string) (Punch, error) {
+	var p Punch
+	err := s.db.QueryRow(ctx, `SELECT empresa_id, nsr, horario_registro, fuso_minutos FROM registros_ponto
+		WHERE hash = $1 ORDER BY nsr LIMIT 1`, hash).Scan(&p.EmpresaID, &p.NSR, &p.Horario, &p.OffsetMinutes)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Punch{}, registro.ErrNotFound
+	}
+	if err != nil {
+		return Punch{}, fmt.Errorf("verificacao: find: %w", err)
+	}
+	return p, nil
+}
+
+// ChainVerifies recomputes company empresaID's chain from its first punch
+// (or the last checkpoint) up to the punch of NSR nsr, each hash from the
+// stored fields and the previous hash (core.VerificarMarcacao). false
+// means a stored punch does not match its hash.
+func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, error) {
+	s.mu.Lock()
+	from := s.verified[empresaID]
+	s.mu.Unlock()
+	if from.nsr >= nsr {
+		return true, nil
+	}
+	rows, err := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
+		FROM registros_ponto WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`, empresaID, from.nsr, nsr)
+	if err != nil {
+		return false, fmt.Errorf("verificacao: chain: %w", err)
+	}
+	defer rows.Close()
+	last := from
+	for rows.Next() {
+		var m core.Marcacao
+		var hash string
+		if err := rows.Scan(&m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &hash, &m.Versao); err != nil {
+			return false, fmt.Errorf("verificacao: chain: %w", err)
+		}
+		if core.VerificarMarcacao(m, last.hash, hash) != nil {
+			return false, nil
+		}
+		last = checkpoint{nsr: m.NSR, hash: hash}
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("verificacao: chain: %w", err)
+	}
+	s.mu.Lock()
+	if last.nsr > s.verified[empresaID].nsr {
+		s.verified[empresaID] = last
+	}
+	s.mu.Unlock()
+	return true, nil
+}

@@ -1,0 +1,193 @@
+// Command web serves ponto's web client: the employee's punch page and the
+// company's console, rendered on the server. It holds each browser's
+// session in an encrypted cookie and calls the public API (through the
+// gateway or Ingress) with the user's token; see docs/web.md.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ardanlabs/conf/v3"
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/logging"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/pkg/telemetry"
+	"github.com/ponto/ponto/services/web/internal/api"
+	"github.com/ponto/ponto/services/web/internal/assets"
+	"github.com/ponto/ponto/services/web/internal/pages"
+	"github.com/ponto/ponto/services/web/internal/session"
+)
+
+const name = "web"
+
+// build is set at link time (-ldflags "-X main.build=...").
+var build = "develop"
+
+// Config is the whole configuration of the service, read from the
+// environment; see README.md.
+type Config struct {
+	conf.Version
+	Log  logging.Config
+	HTTP httpserver.Config
+	Web  WebConfig
+	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
+	Redis redisclient.Config
+	// Rate: RATE_PER_IP bounds each person's form posts and punches (per
+	// client address, before the API is called); RATE_PER_TOKEN is unused
+	// here (the API limits each token itself).
+	Rate ratelimit.Config
+}
+
+// WebConfig is the web client's own part (WEB_* variables).
+type WebConfig struct {
+	// APIURL is the public API as clients see it: the gateway (make run) or
+	// the Ingress's in-cluster address.
+	APIURL     string        `conf:"env:WEB_API_URL,default:http://127.0.0.1:8080,help:base URL of the public API (gateway or Ingress)"`
+	APITimeout time.Duration `conf:"default:10s,help:deadline of each call to the API"`
+	// SessionKey seals the session cookies: 32 bytes, base64. Every replica
+	// needs the same one (a Kubernetes Secret). Empty makes a random key at
+	// start, for one local process only: sessions end on restart.
+	SessionKey string        `conf:"mask,help:32-byte key (base64) sealing session cookies; empty: random per process (development)"`
+	SessionTTL time.Duration `conf:"default:12h,help:longest life of a browser session"`
+	// SecureCookies must stay on wherever the site is served over HTTPS.
+	SecureCookies bool   `conf:"default:true,help:session cookie __Host- with Secure and HSTS (off only for local http)"`
+	TimeZone      string `conf:"default:America/Sao_Paulo,help:time zone when the API names none"`
+	Plans         string `conf:"default:basic,help:plan names offered at company registration (comma-separated)"`
+}
+
+// Validate checks what conf's tags cannot.
+func (c *Config) Validate() error {
+	var errs []error
+	if u, err := url.Parse(c.Web.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("WEB_API_URL %q: an http(s) URL is required", c.Web.APIURL))
+	}
+	if c.Web.SessionKey != "" {
+		if k, err := base64.StdEncoding.DecodeString(c.Web.SessionKey); err != nil || len(k) != 32 {
+			errs = append(errs, errors.New("WEB_SESSION_KEY must be 32 bytes in base64"))
+		}
+	}
+	if _, err := time.LoadLocation(c.Web.TimeZone); err != nil {
+		errs = append(errs, fmt.Errorf("WEB_TIME_ZONE: %w", err))
+	}
+	if c.Web.SessionTTL <= 0 || c.Web.APITimeout <= 0 {
+		errs = append(errs, errors.New("WEB_SESSION_TTL and WEB_API_TIMEOUT must be positive"))
+	}
+	if len(plans(c.Web.Plans)) == 0 {
+		errs = append(errs, errors.New("WEB_PLANS names no plan"))
+	}
+	return errors.Join(errs...)
+}
+
+func plans(list string) []string {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// newConfig: the body limit fits a 5 MiB photo with its multipart framing.
+func newConfig() Config {
+	return Config{
+		Version: conf.Version{Build: build, Desc: "ponto " + name},
+		HTTP:    httpserver.Config{BodyLimit: 6 << 20},
+	}
+}
+
+func main() { service.Main(name, run) }
+
+func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
+	// -------------------------------------------------------------------------
+	// Configuration
+
+	cfg := newConfig()
+	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
+		return err
+	}
+
+	// -------------------------------------------------------------------------
+	// Telemetry
+
+	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry(context.WithoutCancel(ctx))
+
+	// -------------------------------------------------------------------------
+	// Dependencies
+
+	key, err := sessionKey(cfg.Web.SessionKey, log)
+	if err != nil {
+		return err
+	}
+	rdb, err := redisclient.Open(cfg.Redis)
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	defer rdb.Close()
+	limit, err := ratelimit.New(rdb, name+":", log).PerIP("posts", cfg.Rate.PerIP, ratelimit.FailOpen)
+	if err != nil {
+		return err
+	}
+	srv, err := newServer(cfg, log, key, limit)
+	if err != nil {
+		return err
+	}
+
+	// -------------------------------------------------------------------------
+	// Servers
+
+	return srv.Run(ctx)
+}
+
+// sessionKey decodes the configured key, or makes one for this process.
+func sessionKey(configured string, log *slog.Logger) ([]byte, error) {
+	if configured != "" {
+		return base64.StdEncoding.DecodeString(configured)
+	}
+	log.Warn("web: WEB_SESSION_KEY not set; using a random key (sessions end when this process stops, and replicas do not share them)")
+	key := make([]byte, 32)
+	_, err := rand.Read(key)
+	return key, err
+}
+
+// newServer builds the listeners: the pages on the public one; readiness
+// pings the API's /healthz (the web client is useless without it).
+func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler) (*httpserver.Server, error) {
+	a, err := assets.Load()
+	if err != nil {
+		return nil, err
+	}
+	cookie := "ponto"
+	if cfg.Web.SecureCookies {
+		cookie = "__Host-ponto"
+	}
+	codec, err := session.NewCodec(key, cookie, cfg.Web.SessionTTL)
+	if err != nil {
+		return nil, err
+	}
+	client := api.New(cfg.Web.APIURL, cfg.Web.APITimeout)
+	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
+		client, codec, a, log)
+	if err != nil {
+		return nil, err
+	}
+	srv := httpserver.New(name, cfg.HTTP, log, httpserver.Check{Name: "api", Ping: client.Ping})
+	p.Routes(srv.Public)
+	return srv, nil
+}

@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/ponto/ponto/tools/routes"
+)
+
+// serviceFamilies are the series each service exports beside the HTTP
+// ones, and the least value (a counter, a gauge, a histogram's count)
+// the workday leaves in them.
+var serviceFamilies = map[string]map[string]float64{
+	"auth":            {"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 1},
+	"company-billing": {"pgxpool_acquire_count": 1, "pgxpool_max_conns": 1},
+	"employee":        {"pgxpool_acquire_count": 1, "pgxpool_max_conns": 1},
+	"timekeeping": {
+		"pgxpool_acquire_count": 1, "ponto_punches_written_total": 5,
+		"ponto_clockin_batch_size": 1, "ponto_clockin_batch_wait_seconds": 5,
+	},
+}
+
+// checkMetrics scrapes every service's internal /metrics as Prometheus
+// would and parses it with Prometheus's text parser: each answers 200, its
+// public requests are counted under route templates and real methods, and
+// its own series hold what the workday did.
+func checkMetrics(t *testing.T, e *env) {
+	t.Helper()
+	// The web client's first page, the one request of the day to it.
+	page, err := http.Get(e.stack.GatewayURL() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Body.Close()
+	if page.StatusCode != http.StatusOK {
+		t.Errorf("GET / through the gateway: %s", page.Status)
+	}
+	for _, name := range routes.Services {
+		port := e.stack.Options().Ports[name].Internal
+		resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/metrics")
+		if err != nil {
+			t.Fatalf("%s /metrics: %v", name, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			t.Fatalf("%s /metrics answered %s: %.2000s", name, resp.Status, b)
+		}
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		families, err := parser.TextToMetricFamilies(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("%s /metrics does not parse: %v", name, err)
+		}
+		checkRequestSeries(t, name, families["http_requests_total"])
+		for family, least := range serviceFamilies[name] {
+			if got := total(families[family]); got < least {
+				t.Errorf("%s: %s = %v; want at least %v", name, family, got, least)
+			}
+		}
+	}
+}
+
+var httpMethods = map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "OPTIONS": true}
+
+func checkRequestSeries(t *testing.T, service string, f *dto.MetricFamily) {
+	t.Helper()
+	public := 0.0
+	for _, m := range f.GetMetric() {
+		l := map[string]string{}
+		for _, p := range m.GetLabel() {
+			l[p.GetName()] = p.GetValue()
+		}
+		if !httpMethods[l["method"]] || (l["route"] != "unmatched" && !strings.HasPrefix(l["route"], "/")) || l["service"] != service {
+			t.Errorf("%s: request series with labels %v", service, l)
+		}
+		if l["listener"] == "public" {
+			public += m.GetCounter().GetValue()
+		}
+	}
+	if public == 0 {
+		t.Errorf("%s: no public request counted", service)
+	}
+}
+
+// total is the sum over a family's series of each counter, gauge, or
+// histogram's count.
+func total(f *dto.MetricFamily) float64 {
+	var n float64
+	for _, m := range f.GetMetric() {
+		n += m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
+	}
+	return n
+}

@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWebWorkday walks a workday through the web client in a real browser:
+// Debian's chromium, driven by Playwright (tools/webtest/workday.mjs), with
+// axe-core on every main page and screenshots under .data/web. The browser
+// and the npm packages are installed by deploy/local/ensure-webtest.sh
+// (make test runs it); a missing one fails the test, never skips it.
+func TestWebWorkday(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: run deploy/local/ensure-webtest.sh (make test does)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed: run deploy/local/ensure-webtest.sh (make test does)")
+	}
+	dir := filepath.Join(repoRoot(), "tools", "webtest")
+	for _, pkg := range []string{"playwright-core", "axe-core"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
+			t.Fatalf("%s is not installed in tools/webtest: run deploy/local/ensure-webtest.sh (make test does)", pkg)
+		}
+	}
+	e := sharedEnv(t)
+	codes := e.serveCodes(t)
+	shots := filepath.Join(repoRoot(), ".data", "web")
+	if err := os.MkdirAll(shots, 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "workday.mjs"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"PONTO_URL="+e.stack.GatewayURL(),
+		"PONTO_CODES_URL="+codes,
+		"PONTO_CHROMIUM="+chromium,
+		"PONTO_SHOTS="+shots,
+		"PONTO_PHOTO="+filepath.Join(repoRoot(), "services", "media", "testdata", "rosto.webp"),
+	)
+	out, err := cmd.CombinedOutput()
+	t.Logf("workday.mjs:\n%s", out)
+	if err != nil {
+		t.Fatalf("the browser workday failed: %v\n--- stack ---\n%s", err, e.tail(40))
+	}
+	if !strings.Contains(string(out), "workday: ok") {
+		t.Fatal("workday.mjs ended without reporting success")
+	}
+}
+
+// serveCodes serves GET /?email=... on loopback: the next login code the
+// test SMTP server received for that address. The browser script asks it
+// after requesting a code on the login page, as a person reads his mail.
+func (e *env) serveCodes(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		code, err := e.mail.waitCode(r.URL.Query().Get("email"), 30*time.Second)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
+		}
+		fmt.Fprint(w, code)
+	})}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "http://" + l.Addr().String()
+}
+
+// webSessionKey seals the web client's session cookies in the e2e stack.
+var webSessionKey = []byte("ponto-e2e-web-session-key-32byte")
+
+// webSession is the web client's session cookie content (its JSON names).
+type webSession struct {
+	CSRF          string `json:"c"`
+	Role          string `json:"r,omitempty"`
+	Token         string `json:"t,omitempty"`
+	Refresh       string `json:"f,omitempty"`
+	EmpresaID     int64  `json:"e,omitempty"`
+	FuncionarioID int64  `json:"u,omitempty"`
+	Nome          string `json:"n,omitempty"`
+	TZ            string `json:"z,omitempty"`
+	Expires       int64  `json:"x"`
+}
+
+// sessionAEAD is AES-256-GCM with the e2e key; sealed values carry the
+// cookie's name ("ponto": the stack serves plain http) as associated data.
+func sessionAEAD(t *testing.T) cipher.AEAD {
+	t.Helper()
+	block, err := aes.NewCipher(webSessionKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aead
+}
+
+func sealSession(t *testing.T, s webSession) string {
+	t.Helper()
+	plain, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aead := sessionAEAD(t)
+	nonce := make([]byte, aead.NonceSize())
+	_, _ = rand.Read(nonce)
+	return base64.RawURLEncoding.EncodeToString(aead.Seal(nonce, nonce, plain, []byte("ponto")))
+}
+
+func openSession(t *testing.T, value string) webSession {
+	t.Helper()
+	raw, err := base64.RawURLEncoding.DecodeString(value)
+	aead := sessionAEAD(t)
+	if err != nil || len(raw) < aead.NonceSize() {
+		t.Fatalf("session cookie %q does not decode", value)
+	}
+	plain, err := aead.Open(nil, raw[:aead.NonceSize()], raw[aead.NonceSize():], []byte("ponto"))
+	if err != nil {
+		t.Fatalf("session cookie does not open: %v", err)
+	}
+	var s webSession
+	if err := json.Unmarshal(plain, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestWebRenewsAnExpiredToken: a page asked with an expired access token
+// is served after the web client renews the token with the session's
+// refresh token (and the cookie carries the new one); once the refresh
+// token is revoked, the same page sends the employee back to his login.
+func TestWebRenewsAnExpiredToken(t *testing.T) {
+	e := sharedEnv(t)
+	c := e.registerCompany(t, "Padaria Sessão")
+	e.setUp(t, c)
+	f := e.hire(t, c, "Rita Sessão")
+	expired := e.reissue(t, f.Token, -time.Hour)
+	cookie := sealSession(t, webSession{CSRF: "csrf-e2e", Role: "funcionario", Token: expired, Refresh: f.Refresh,
+		EmpresaID: c.ID, FuncionarioID: f.ID, Nome: "Rita Sessão", TZ: "America/Sao_Paulo", Expires: time.Now().Add(time.Hour).Unix()})
+	noRedirect := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func() *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, e.stack.GatewayURL()+"/ponto", nil)
+		req.AddCookie(&http.Cookie{Name: "ponto", Value: cookie})
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+
+	resp := get()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /ponto with an expired token = %d; want 200 after the renewal", resp.StatusCode)
+	}
+	var renewed *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "ponto" {
+			renewed = ck
+		}
+	}
+	if renewed == nil {
+		t.Fatal("the renewed session was not written back to the cookie")
+	}
+	s := openSession(t, renewed.Value)
+	if s.Token == "" || s.Token == expired || s.Refresh == "" || s.FuncionarioID != f.ID || s.CSRF != "csrf-e2e" {
+		t.Fatalf("renewed session %+v: want a new token, the same user and CSRF token", s)
+	}
+
+	e.api.do(t, request{Method: http.MethodPost, Path: "/auth/logout", Body: map[string]string{"refreshToken": s.Refresh}}).expect(t, http.StatusNoContent)
+	resp = get()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/funcionario/entrar?expirou=1" {
+		t.Fatalf("GET /ponto with an expired token and a revoked refresh token = %d to %q; want 303 to the login",
+			resp.StatusCode, resp.Header.Get("Location"))
+	}
+}

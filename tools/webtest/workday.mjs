@@ -1,0 +1,552 @@
+// A workday through ponto's web client in a real browser (run by
+// tools/e2e TestWebWorkday, which starts the stack and the SMTP server):
+//
+//   1. a company registers and creates a schedule, a department and an
+//      employee (and visits its other pages);
+//   2. the employee logs in with the e-mailed code, sees the clock, and
+//      punches four times (one punch survives a network failure and is
+//      retried with the same Idempotency-Key without a second punch);
+//   3. he downloads a receipt, asks for an adjustment, uploads a photo;
+//   4. the company approves the adjustment and sees it in the report.
+//
+// Every main page is checked with axe-core (no serious or critical
+// violation) and photographed at 360 and 1280 px under PONTO_SHOTS.
+// Debian's chromium is started here with the project's fixed flags and a
+// fresh profile; Playwright attaches to it over CDP and never downloads a
+// browser of its own.
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+const base = need("PONTO_URL");
+const codesURL = need("PONTO_CODES_URL");
+const shots = need("PONTO_SHOTS");
+const photo = need("PONTO_PHOTO");
+const chromiumPath = need("PONTO_CHROMIUM");
+
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const POSITION = { latitude: -23.55052, longitude: -46.633309 };
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) { throw new Error(`${name} is not set (run through go test ./tools/e2e -run TestWebWorkday)`); }
+  return v;
+}
+
+function check(cond, what) {
+  if (!cond) { throw new Error("check failed: " + what); }
+}
+
+function log(...args) { console.log("workday:", ...args); }
+
+// ---- browser --------------------------------------------------------------
+
+async function startChromium() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ponto-chromium-"));
+  const proc = spawn(chromiumPath, [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
+    { stdio: ["ignore", "ignore", "pipe"] });
+  const ws = await new Promise((resolve, reject) => {
+    let err = "";
+    const timer = setTimeout(() => reject(new Error("chromium did not start:\n" + err)), 30000);
+    proc.stderr.on("data", (d) => {
+      err += d;
+      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`chromium exited (${code}):\n${err}`)); });
+  });
+  const browser = await chromium.connectOverCDP(ws);
+  const exited = new Promise((resolve) => proc.on("exit", resolve));
+  const stop = async () => {
+    await browser.close().catch(() => {});
+    proc.kill("SIGTERM");
+    await exited;
+    // Chromium's helpers may still be writing to the profile for a moment.
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch (e) {
+      log("profile not removed:", e.message);
+    }
+  };
+  return { browser, stop };
+}
+
+// newContext is one person's browser: the employee's is a 360 px phone
+// with the position granted and set.
+async function newContext(browser, { width, geolocation }) {
+  const ctx = await browser.newContext({ viewport: { width, height: 800 }, locale: "pt-BR", acceptDownloads: true,
+    ...(geolocation ? { geolocation: POSITION, permissions: ["geolocation"] } : {}) });
+  if (geolocation) { await ctx.grantPermissions(["geolocation"], { origin: base }); }
+  const page = await ctx.newPage();
+  page.cspErrors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") { page.cspErrors.push(msg.text()); }
+  });
+  page.on("pageerror", (e) => page.cspErrors.push(String(e)));
+  return { ctx, page };
+}
+
+// capture checks a main page with axe-core and photographs it at 360 and
+// 1280 px; the page must not have logged an error (a CSP refusal would).
+async function capture(page, name) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+  }));
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(bad.length === 0, `${name}: axe found ${bad.length} serious/critical violation(s):\n` +
+    bad.map((v) => `  ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`).join("\n"));
+  check(page.cspErrors.length === 0, `${name}: console errors: ${page.cspErrors.join(" | ")}`);
+  // The viewport grows to the page's height instead of a fullPage
+  // screenshot: with this Chromium, fullPage left the page's input
+  // coordinates off, and later clicks missed.
+  const size = page.viewportSize();
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width, height: Math.max(height, 800) });
+    await page.screenshot({ path: path.join(shots, `${name}-${width}.png`) });
+  }
+  await page.setViewportSize(size);
+  log("checked and photographed", name);
+}
+
+async function goto(page, p) {
+  const resp = await page.goto(base + p);
+  check(resp.ok(), `GET ${p} answered ${resp.status()}`);
+}
+
+// navigate clicks what leads to another page and waits for that page.
+async function navigate(page, locator) {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), locator.click()]);
+}
+
+async function submit(page, selector = "main form.formulario button[type=submit]") {
+  await navigate(page, page.locator(selector));
+}
+
+async function expectNoError(page, what) {
+  const err = await page.locator(".aviso.erro").allTextContents();
+  check(err.length === 0, `${what}: the page shows an error: ${err.join(" ")}`);
+}
+
+// ---- valid Brazilian documents (random, so every run is new) ----------
+
+function digits(n) { return Array.from({ length: n }, () => Math.floor(Math.random() * 10)); }
+
+function cpf() {
+  const d = digits(9);
+  if (new Set(d).size === 1) { d[0] = (d[0] + 1) % 10; }
+  for (const len of [9, 10]) {
+    const sum = d.slice(0, len).reduce((s, x, i) => s + x * (len + 1 - i), 0);
+    d.push((sum * 10) % 11 % 10);
+  }
+  const s = d.join("");
+  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
+}
+
+function cnpj() {
+  const d = [...digits(8), 0, 0, 0, 1];
+  for (const w of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
+    const r = d.reduce((s, x, i) => s + x * w[i], 0) % 11;
+    d.push(r < 2 ? 0 : 11 - r);
+  }
+  const s = d.join("");
+  return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
+}
+
+// ---- the workday -------------------------------------------------------
+
+const run = Date.now().toString(36);
+const company = { email: `rh-${run}@padaria.test`, password: "Senha-forte-1" };
+// Maria works in Manaus: her own time zone, not the company's.
+const employee = { nome: "Maria Souza", email: `maria-${run}@padaria.test`, cpf: cpf(), fuso: "America/Manaus" };
+// A second employee whose phone refuses to give its position.
+const semPosicao = { nome: "João Lima", email: `joao-${run}@padaria.test`, cpf: cpf() };
+
+async function companySetUp(page) {
+  await goto(page, "/empresa/cadastro");
+  await capture(page, "empresa-cadastro");
+  await page.fill("#nome", "Padaria Pão Quente");
+  await page.fill("#razaoSocial", "Padaria Pão Quente Ltda");
+  await page.fill("#cnpj", cnpj());
+  await page.fill("#dataAbertura", "01/02/2020");
+  await page.fill("#email", company.email);
+  await page.fill("#password", company.password);
+  await page.selectOption("#nomeDoPlano", "basic");
+  check(await page.locator("#fusoHorario").inputValue() === "America/Sao_Paulo", "registration offers Brasília's time by default");
+  await submit(page);
+  await expectNoError(page, "registration");
+  check(new URL(page.url()).pathname === "/empresa", "after registering, the console opens: " + page.url());
+  await capture(page, "empresa-painel");
+
+  await goto(page, "/empresa/configuracoes");
+  check(await page.locator("#fusoHorario").inputValue() === "America/Sao_Paulo", "the company's time zone is the one registered");
+  await page.selectOption("#fusoHorario", "America/Recife");
+  await submit(page);
+  await expectNoError(page, "time zone change");
+  check(await page.locator("#fusoHorario").inputValue() === "America/Recife", "the company's new time zone is saved");
+  await capture(page, "empresa-configuracoes");
+
+  // A bad schedule first: the API's message appears next to the field.
+  await goto(page, "/empresa/escalas");
+  await page.fill("#nome", "Comercial");
+  await page.fill("#entrada", "08:00");
+  await page.fill("#saidaAlmoco", "12:00");
+  await page.fill("#retornoAlmoco", "13:00");
+  await page.fill("#saida", "17:00");
+  await page.fill("#dias", "9");
+  await submit(page);
+  check(await page.locator("#dias-erro").count() === 1, "a bad day count is shown next to its field");
+  page.cspErrors = []; // the refused form's 400, expected
+  await page.fill("#dias", "7");
+  await submit(page);
+  await expectNoError(page, "schedule");
+  check(await page.locator("table").getByText("Comercial", { exact: true }).count() === 1, "the schedule is listed");
+  await capture(page, "empresa-escalas");
+
+  await goto(page, "/empresa/departamentos");
+  await page.fill("#nome", "Vendas");
+  await page.fill("#segmentos", "Equipe A\nEquipe B");
+  await submit(page);
+  await expectNoError(page, "department");
+  check(await page.locator("table").getByText("Vendas", { exact: true }).count() === 1, "the department is listed");
+  await capture(page, "empresa-departamentos");
+
+  await goto(page, "/empresa/locais");
+  await page.fill("#nome", "Loja Centro");
+  await page.fill("#endereco", "Rua Direita, 100 - São Paulo/SP");
+  await page.fill("#latitude", String(POSITION.latitude));
+  await page.fill("#longitude", String(POSITION.longitude));
+  await submit(page);
+  await expectNoError(page, "work place");
+  await capture(page, "empresa-locais");
+
+  await goto(page, "/empresa/feriados");
+  await capture(page, "empresa-feriados");
+
+  await createEmployee(page, semPosicao, false);
+  await createEmployee(page, employee, true);
+  // By department and segment.
+  await goto(page, "/empresa/funcionarios?departamentoId=" + await departmentId(page) + "&segmento=1");
+  check(await page.locator("table").getByText(employee.email).count() === 1, "the employee is listed in Vendas, segment 1");
+  check(await page.locator("table").getByText(semPosicao.email).count() === 0, "segment 1 lists only its own employees");
+  await capture(page, "empresa-funcionarios");
+}
+
+async function createEmployee(page, who, photograph) {
+  await goto(page, "/empresa/funcionarios/novo");
+  await page.fill("#nome", who.nome);
+  await page.fill("#email", who.email);
+  await page.fill("#cpf", who.cpf);
+  await page.fill("#dataNascimento", "15/08/1990");
+  await page.fill("#cargo", "Atendente");
+  await page.fill("#telefone", "11987654321");
+  await page.fill("#password", "senhaForte123");
+  await page.selectOption("#departamentoId", { label: "Vendas" });
+  await page.fill("#segmento", photograph ? "1" : "2");
+  if (who.fuso) { await page.selectOption("#fusoHorario", who.fuso); }
+  if (photograph) { await capture(page, "empresa-funcionario-novo"); }
+  await submit(page);
+  await expectNoError(page, "employee " + who.nome);
+  check(await page.locator("table").getByText(who.email).count() === 1, who.nome + " is listed");
+}
+
+async function departmentId(page) {
+  await goto(page, "/empresa/funcionarios");
+  return page.locator("#departamentoId option", { hasText: "Vendas" }).getAttribute("value");
+}
+
+async function code(email) {
+  const resp = await fetch(`${codesURL}/?email=${encodeURIComponent(email)}`);
+  const text = await resp.text();
+  check(resp.ok, "the login code arrived by e-mail: " + text);
+  return text;
+}
+
+function seconds(hms) {
+  const [h, m, s] = hms.split(":").map(Number);
+  return h * 3600 + m * 60 + s;
+}
+
+async function employeeLogIn(page, who = employee) {
+  await goto(page, "/funcionario/entrar");
+  if (who === employee) { await capture(page, "funcionario-entrar"); }
+  await page.fill("#email", who.email);
+  await submit(page);
+  await expectNoError(page, "code request");
+  // A wrong code first: the API's message is shown, nothing else happens.
+  await page.fill("#codeVerify", "000000");
+  await submit(page);
+  check(await page.locator(".aviso.erro").count() === 1, "a wrong code is refused with a message");
+  page.cspErrors = []; // the refused login's 401, expected
+  await page.fill("#codeVerify", await code(who.email));
+  await submit(page);
+  check(new URL(page.url()).pathname === "/ponto", "after the code, the punch page opens: " + page.url());
+}
+
+async function clockIsRight(page) {
+  await page.waitForSelector("#relogio[data-sincronizado=true]");
+  const shown = await page.locator("#relogio").textContent();
+  check(/^\d{2}:\d{2}:\d{2}$/.test(shown), "the clock shows hh:mm:ss: " + shown);
+  const tz = await page.locator("#relogio").getAttribute("data-tz");
+  check(tz === employee.fuso, `the clock runs in the employee's own time zone (${tz})`);
+  const now = new Intl.DateTimeFormat("pt-BR", { timeZone: tz, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date());
+  const diff = Math.abs(seconds(shown) - seconds(now)) % 86400;
+  check(Math.min(diff, 86400 - diff) <= 3, `the clock (${shown}) shows the server's time in ${tz} (${now})`);
+}
+
+async function punch(page, tipo) {
+  check((await page.locator("#proximo-tipo").textContent()) === tipo, `the page announces the next punch as ${tipo}`);
+  await page.click("#botao-bater");
+  await page.waitForFunction((t) => {
+    const r = document.getElementById("recibo");
+    return r && !r.hidden && document.getElementById("recibo-tipo").textContent === t;
+  }, tipo);
+  return receiptOnPage(page);
+}
+
+async function receiptOnPage(page) {
+  const r = {
+    tipo: await page.locator("#recibo-tipo").textContent(),
+    nsr: await page.locator("#recibo-nsr").textContent(),
+    hash: await page.locator("#recibo-hash").textContent(),
+    hora: await page.locator("#recibo-hora").textContent(),
+  };
+  check(/^\d+$/.test(r.nsr), "the receipt shows the NSR: " + r.nsr);
+  check(/^[0-9a-f]{64}$/.test(r.hash), "the receipt shows the SHA-256 hash: " + r.hash);
+  check(/^\d{2}:\d{2}:\d{2}$/.test(r.hora), "the receipt shows the time: " + r.hora);
+  return r;
+}
+
+// punchThroughNetworkFailure: the punch reaches the server but its answer
+// is lost; the page says so, and the retry (same Idempotency-Key) shows the
+// same punch instead of making a second one.
+async function punchThroughNetworkFailure(page, tipo) {
+  let first = null;
+  await page.route("**/ponto/registrar", async (route) => {
+    const resp = await route.fetch();
+    first = await resp.json();
+    await route.abort("connectionreset");
+  });
+  await page.click("#botao-bater");
+  await page.waitForSelector("#falha-bater:not([hidden])");
+  check(first && first.registro.tipo === tipo, "the lost answer was the " + tipo + " punch");
+  await page.unroute("**/ponto/registrar");
+  page.cspErrors = []; // the reset connection, on purpose
+  await page.click("#tentar-de-novo");
+  await page.waitForFunction((t) => {
+    const r = document.getElementById("recibo");
+    return r && !r.hidden && document.getElementById("recibo-tipo").textContent === t;
+  }, tipo);
+  const r = await receiptOnPage(page);
+  check(r.nsr === first.registro.nsr, `the retry shows the same punch (NSR ${r.nsr}, first ${first.registro.nsr})`);
+  return r;
+}
+
+async function employeeDay(page) {
+  await employeeLogIn(page);
+  await clockIsRight(page);
+  await capture(page, "funcionario-ponto");
+
+  const receipts = [];
+  receipts.push(await punch(page, "entrada"));
+  receipts.push(await punchThroughNetworkFailure(page, "almoço"));
+  receipts.push(await punch(page, "retorno almoço"));
+  receipts.push(await punch(page, "saída"));
+  const nsrs = receipts.map((r) => Number(r.nsr));
+  check(new Set(nsrs).size === 4 && nsrs.every((n, i) => i === 0 || n > nsrs[i - 1]), "four punches with increasing NSRs: " + nsrs);
+  check(await page.locator("#hoje li").count() === 4, "today's list shows the four punches");
+  await capture(page, "funcionario-recibo");
+
+  // The receipt's PDF, through the web client.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#recibo-pdf")]);
+  const pdf = fs.readFileSync(await download.path());
+  check(pdf.subarray(0, 5).toString() === "%PDF-", "the receipt downloads as a PDF");
+  log("receipt PDF", pdf.length, "bytes");
+
+  // After a reload the day's punches come from the API, and the next is entrada.
+  await goto(page, "/ponto");
+  check(await page.locator("#hoje li").count() === 4, "today's punches after a reload");
+  check((await page.locator("#proximo-tipo").textContent()) === "entrada", "after saída the next punch is entrada");
+
+  await goto(page, "/ponto/registros");
+  check(await page.locator("tbody tr").count() === 4, "the month lists the four punches");
+  await capture(page, "funcionario-registros");
+  const entrada = page.locator("tbody tr", { hasText: "entrada" }).first();
+  const hora = (await entrada.locator("td").nth(1).textContent()).trim().slice(0, 5);
+  await navigate(page, entrada.getByRole("link", { name: /Solicitar ajuste/ }));
+  await capture(page, "funcionario-ajuste");
+  await page.fill("#hora", hora);
+  await page.fill("#motivo", "Esqueci de bater o ponto na chegada");
+  await submit(page);
+  await expectNoError(page, "adjustment request");
+  check(await page.locator("tbody").getByText("ajuste solicitado").count() === 1, "the punch shows its pending adjustment");
+
+  await goto(page, "/ponto/perfil");
+  await page.setInputFiles("#foto", photo);
+  await submit(page);
+  await expectNoError(page, "photo upload");
+  check(await page.locator("img.foto").count() === 1, "the profile shows the new photo");
+  const img = await page.locator("img.foto").evaluate((el) => el.complete && el.naturalWidth > 0);
+  check(img, "the photo loads through the web client");
+  await capture(page, "funcionario-perfil");
+
+  await goto(page, "/ponto/espelho");
+  check(await page.locator("table").count() === 1, "the timesheet shows a table");
+  await capture(page, "funcionario-espelho");
+}
+
+// positionDenied: the browser refuses the position. The employee is told
+// so, and either the punch is made without it or the page says why it was
+// not and what to do: never a silent failure.
+async function positionDenied(page) {
+  await employeeLogIn(page, semPosicao);
+  await page.click("#botao-bater");
+  await page.waitForFunction(() => {
+    const r = document.getElementById("recibo");
+    return (r && !r.hidden) || !document.getElementById("falha-bater").hidden;
+  });
+  const estado = await page.locator("#estado-bater").textContent();
+  const falha = await page.locator("#falha-bater").isVisible() ? await page.locator("#falha-texto").textContent() : "";
+  check(/localização/.test(estado + falha), `the employee is told about the position: "${estado}" "${falha}"`);
+  log("position denied:", (estado + " " + falha).trim());
+  page.cspErrors = []; // a refused punch's 400, when the API wants a position
+  await capture(page, "funcionario-sem-localizacao");
+}
+
+async function companyApproves(page) {
+  await goto(page, "/empresa/ajustes");
+  const row = page.locator("tbody tr", { hasText: employee.nome });
+  check(await row.count() === 1, "the pending adjustment is in the queue with the employee's name");
+  await capture(page, "empresa-ajustes");
+  await navigate(page, row.getByRole("button", { name: /Aprovar/ }));
+  await expectNoError(page, "approval");
+  check(await page.locator(".aviso.ok").getByText("Ajuste aprovado").count() === 1, "the approval is confirmed");
+
+  await goto(page, "/empresa/relatorio?departamento=Vendas");
+  const line = page.locator("tbody tr", { hasText: employee.nome }).filter({ hasText: "(ajustada)" });
+  check(await line.count() === 1, "the report shows the adjusted punch");
+  await capture(page, "empresa-relatorio");
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.click("text=Baixar CSV")]);
+  const text = fs.readFileSync(await csv.path(), "utf8");
+  check(text.includes(employee.nome) && text.includes("(ajustada)"), "the CSV has the employee and the adjusted punch");
+
+  await goto(page, "/empresa/espelhos");
+  await page.selectOption("#funcionario", { label: employee.nome });
+  await submit(page, "main form.filtros button[type=submit]");
+  check(await page.locator("table").count() === 1, "the company sees the employee's timesheet");
+  await capture(page, "empresa-espelhos");
+
+  await goto(page, "/empresa/afd");
+  await capture(page, "empresa-afd");
+  const [aej] = await Promise.all([page.waitForEvent("download"), page.click("#form-aej button[type=submit]")]);
+  const aejText = fs.readFileSync(await aej.path(), "latin1");
+  check(/^01\|/.test(aejText) && aejText.includes("\r\n05|"), "the AEJ downloads, with its header and the punches (type 05)");
+  const [afd] = await Promise.all([page.waitForEvent("download"), page.click("#form-afd button[type=submit]")]);
+  const afdText = fs.readFileSync(await afd.path(), "latin1");
+  check(afdText.length > 0 && /^0{9}1/.test(afdText), "the AFD downloads, starting with its type-1 header");
+  // Type 7: NSR, "7", the punch's date-time, CPF, the recording's
+  // date-time, collector, on-line flag, hash. Maria's four punches came
+  // from the browser: collector 02.
+  const cpf12 = "0" + employee.cpf.replace(/\D/g, "");
+  const browserPunches = afdText.split(/\r?\n/).filter((l) => new RegExp(`^\\d{9}7.{24}${cpf12}.{24}02\\d[0-9a-f]{64}$`).test(l));
+  check(browserPunches.length === 4, `the AFD has Maria's four punches with collector 02 (found ${browserPunches.length})`);
+}
+
+// localDate is today in zone, YYYY-MM-DD.
+function localDate(zone) {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+}
+
+// treatDays: the company disregards one of today's punches and includes a
+// forgotten one yesterday (Portaria 671 art. 82); the timesheet's day shows
+// both, and the originals stay.
+async function treatDays(page) {
+  await goto(page, "/empresa/espelhos");
+  const id = await page.locator("#funcionario option", { hasText: employee.nome }).getAttribute("value");
+  const today = localDate(employee.fuso);
+  await goto(page, `/empresa/tratamento?funcionario=${id}&data=${today}`);
+  const row = page.locator("tbody tr", { hasText: "retorno almoço" });
+  check(await row.count() === 1, "today's originals are listed for treatment");
+  await row.locator("input[name=motivo]").fill("marcação feita por engano");
+  await navigate(page, row.getByRole("button", { name: /Desconsiderar/ }));
+  await expectNoError(page, "disregard");
+  check(await page.getByText("marcação feita por engano").count() >= 1, "the disregarded punch shows with its reason");
+  check(await page.locator("tbody tr", { hasText: "retorno almoço" }).count() === 1, "the original stays listed");
+  await capture(page, "empresa-tratamento");
+
+  const [y, m, d] = today.split("-").map(Number);
+  const yesterday = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+  await goto(page, `/empresa/tratamento?funcionario=${id}&data=${yesterday}`);
+  await page.fill("#hora", "12:00");
+  await page.fill("#motivo", "esqueceu de registrar a saída");
+  await submit(page);
+  await expectNoError(page, "inclusion");
+  check(await page.locator("li", { hasText: "incluída" }).count() === 1, "the included punch shows on its day");
+}
+
+// closeAndAcknowledge: the company closes last month; the employee then
+// acknowledges last month's timesheet, and is told he cannot for this
+// month, which is still open.
+async function closeAndAcknowledge(company, emp) {
+  const [y, m] = localDate("America/Recife").split("-").map(Number);
+  const prev = new Date(Date.UTC(y, m - 2, 1));
+  const mes = prev.toISOString().slice(0, 7);
+  const last = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
+  await goto(company, "/empresa/fechamentos");
+  await company.fill("#inicio", mes + "-01");
+  await company.fill("#fim", last);
+  await submit(company);
+  await expectNoError(company, "closing");
+  check(await company.locator("tbody tr", { hasText: "fechado" }).count() === 1, "the closed period is listed");
+  await capture(company, "empresa-fechamentos");
+
+  await goto(emp, "/ponto/espelho");
+  await submit(emp);
+  check(await emp.locator(".aviso.erro").count() === 1, "this month, not closed, cannot be acknowledged: the page says so");
+  emp.cspErrors = []; // the refused acknowledgement's 409, expected
+  await goto(emp, "/ponto/espelho?mes=" + mes);
+  await submit(emp);
+  await expectNoError(emp, "acknowledgement");
+  check(await emp.locator(".aviso.ok").getByText("Ciência registrada").count() === 1, "last month's timesheet is acknowledged");
+}
+
+async function main() {
+  fs.mkdirSync(shots, { recursive: true });
+  const { browser, stop } = await startChromium();
+  try {
+    const anon = await newContext(browser, { width: 360 });
+    await goto(anon.page, "/");
+    check(new URL(anon.page.url()).pathname === "/entrar", "an anonymous visitor is sent to /entrar");
+    await capture(anon.page, "entrar");
+    await goto(anon.page, "/empresa/entrar");
+    await capture(anon.page, "empresa-entrar");
+    await anon.ctx.close();
+
+    const company_ = await newContext(browser, { width: 1280 });
+    await companySetUp(company_.page);
+    const emp = await newContext(browser, { width: 360, geolocation: true });
+    await employeeDay(emp.page);
+    const denied = await newContext(browser, { width: 360 });
+    await positionDenied(denied.page);
+    await companyApproves(company_.page);
+    await treatDays(company_.page);
+    await closeAndAcknowledge(company_.page, emp.page);
+    log("ok");
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((e) => {
+  console.error("workday: FAILED:", e && e.stack || e);
+  process.exit(1);
+});
