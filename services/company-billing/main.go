@@ -163,6 +163,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	)
 	srv.Public.Use("/webhooks", webhookLimit)
 	mountRoutes(srv, verifier, db, companies, webhooks.New(cfg.Stripe.WebhookSecret, db, log))
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
 	relay := outbox.NewRelay(db, name, cfg.Outbox, log)
 	srv.Metrics.MustRegister(relay.Collectors()...)

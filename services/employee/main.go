@@ -121,6 +121,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
 	mountRoutes(srv, verifier, db, revoker)
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
 	relay := outbox.NewRelay(db, name, cfg.Outbox, log)
 	srv.Metrics.MustRegister(relay.Collectors()...)

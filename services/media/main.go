@@ -118,5 +118,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// Servers
 
 	srv := newServer(cfg, log, store, verifier, employees)
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 	return srv.Run(ctx)
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/ardanlabs/conf/v3"
 	"github.com/gofiber/fiber/v2"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/database"
@@ -245,16 +244,17 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	srv := httpserver.New(name, cfg.HTTP, log, checks...)
 	if signer != nil {
-		srv.Metrics.Registry.MustRegister(signer.Gauge(prometheus.Labels{"service": name}))
+		srv.Metrics.MustRegister(signer.Gauge(nil))
 	}
 	mountRoutes(srv, verifier, deps)
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
 	// -------------------------------------------------------------------------
 	// Chain audit
 
 	if cfg.ChainAuditInterval > 0 {
 		auditor := chainaudit.New(db, log, time.Now)
-		srv.Metrics.Registry.MustRegister(auditor.Collectors()...)
+		srv.Metrics.MustRegister(auditor.Collectors()...)
 		go auditor.Run(ctx, cfg.ChainAuditInterval)
 	}
 	return srv.Run(ctx)

@@ -148,6 +148,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
 	// -------------------------------------------------------------------------
 	// Servers
