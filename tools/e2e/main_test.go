@@ -172,6 +172,11 @@ func (e *env) stackOptions() (stack.Options, error) {
 		// One address and a few tokens make every request of the suite.
 		opts.ServiceEnv[s] = append(opts.ServiceEnv[s], "RATE_PER_IP=1000000/min", "RATE_PER_TOKEN=1000000/min")
 	}
+	for _, s := range []string{"company-billing", "employee"} {
+		// TestREPEventsWaitOutATimekeepingOutage stops timekeeping for a
+		// while: the relays retry it every 2 s at most, not 5 min.
+		opts.ServiceEnv[s] = append(opts.ServiceEnv[s], "OUTBOX_BACKOFF_MAX=2s")
+	}
 	if err := reuseTestDeps(&opts); err != nil {
 		return opts, err
 	}

@@ -60,22 +60,7 @@ func checkMetrics(t *testing.T, e *env) {
 		t.Errorf("GET / through the gateway: %s", page.Status)
 	}
 	for _, name := range routes.Services {
-		port := e.stack.Options().Ports[name].Internal
-		resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/metrics")
-		if err != nil {
-			t.Fatalf("%s /metrics: %v", name, err)
-		}
-		if resp.StatusCode != http.StatusOK {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			t.Fatalf("%s /metrics answered %s: %.2000s", name, resp.Status, b)
-		}
-		parser := expfmt.NewTextParser(model.UTF8Validation)
-		families, err := parser.TextToMetricFamilies(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatalf("%s /metrics does not parse: %v", name, err)
-		}
+		families := scrape(t, e, name)
 		checkRequestSeries(t, name, families["http_requests_total"])
 		for family, least := range serviceFamilies[name] {
 			if f := families[family]; len(f.GetMetric()) == 0 {
@@ -85,6 +70,28 @@ func checkMetrics(t *testing.T, e *env) {
 			}
 		}
 	}
+}
+
+// scrape reads a service's internal /metrics as Prometheus would and
+// parses it with Prometheus's text parser.
+func scrape(t testing.TB, e *env, name string) map[string]*dto.MetricFamily {
+	t.Helper()
+	port := e.stack.Options().Ports[name].Internal
+	resp, err := http.Get("http://127.0.0.1:" + strconv.Itoa(port) + "/metrics")
+	if err != nil {
+		t.Fatalf("%s /metrics: %v", name, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("%s /metrics answered %s: %.2000s", name, resp.Status, b)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("%s /metrics does not parse: %v", name, err)
+	}
+	return families
 }
 
 var httpMethods = map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "OPTIONS": true}

@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +110,132 @@ func TestREPEventsReachTheAFD(t *testing.T) {
 	}
 	if arq.Empregados[0].NSR <= arq.Empresas[1].NSR {
 		t.Errorf("the employee's inclusion (NSR %d) precedes the company change (NSR %d)", arq.Empregados[0].NSR, arq.Empresas[1].NSR)
+	}
+}
+
+// With timekeeping stopped, ten employees are created through the
+// employee service, whose relay keeps their events and counts its failed
+// deliveries. Once timekeeping is back, the AFD shows ten type-5
+// inclusions, once each, in the order of creation, with gapless NSRs.
+func TestREPEventsWaitOutATimekeepingOutage(t *testing.T) {
+	e := sharedEnv(t)
+	c := e.registerCompany(t, "Eventos Adiados "+randomHex(3))
+	e.setUp(t, c)
+	// The registration's type 2 first: the company then has NSR 1.
+	e.awaitAFD(t, c, "the registration's type 2", func(a *core.Arquivo) bool { return len(a.Empresas) >= 1 })
+
+	failuresBefore := outboxFailures(t, e, "employee")
+	if err := e.stack.StopService("timekeeping"); err != nil {
+		t.Fatal(err)
+	}
+	down := true
+	defer func() {
+		if down { // the other tests share the stack
+			e.restart(t, "timekeeping")
+		}
+	}()
+
+	var cpfs []string
+	for i := range 10 {
+		body := employeeBody(t, c, fmt.Sprintf("Adiado %02d %s", i, randomHex(3)), uniqueEmail("func"))
+		e.api.do(t, request{Method: http.MethodPost, Path: "/funcionarios", Token: c.Token, CheckRequest: true,
+			Body: body}).expect(t, http.StatusOK)
+		cpfs = append(cpfs, digits(body["cpf"].(string)))
+	}
+	// The relay keeps the ten events and says why it cannot deliver them.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		m := scrape(t, e, "employee")
+		pending := total(m["outbox_pending_events"])
+		if pending >= 10 && outboxFailures(t, e, "employee") > failuresBefore {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("employee's relay: %v events pending, failures %v → %v; want the ten kept and the failures counted",
+				pending, failuresBefore, outboxFailures(t, e, "employee"))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+
+	e.restart(t, "timekeeping")
+	down = false
+	e.awaitAFD(t, c, "the ten inclusions", func(a *core.Arquivo) bool { return len(a.Empregados) >= 10 })
+	e.awaitOutboxDrained(t, "employee")
+	arq := e.afd(t, c) // nothing more arrives once the outbox is empty
+	if len(arq.Empregados) != 10 {
+		t.Fatalf("%d type-5 records, want the ten inclusions once each: %+v", len(arq.Empregados), arq.Empregados)
+	}
+	for i, r := range arq.Empregados {
+		if r.Operacao != "I" || !sameDoc(r.CPF, cpfs[i]) {
+			t.Errorf("type 5 #%d = %s %s; want I %s (creation order)", i, r.Operacao, r.CPF, cpfs[i])
+		}
+	}
+	checkGaplessNSRs(t, arq)
+}
+
+// restart starts a service StopService stopped and waits for the stack
+// to be ready again.
+func (e *env) restart(t testing.TB, name string) {
+	t.Helper()
+	if err := e.stack.StartService(name); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := e.stack.WaitReady(ctx); err != nil {
+		t.Fatalf("%s did not come back: %v\n%s", name, err, e.tail(60))
+	}
+}
+
+// outboxFailures is the relay's count of deliveries that found
+// timekeeping unavailable.
+func outboxFailures(t testing.TB, e *env, service string) float64 {
+	t.Helper()
+	for _, m := range scrape(t, e, service)["outbox_delivery_failures_total"].GetMetric() {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "reason" && l.GetValue() == "indisponivel" {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("%s exports no outbox_delivery_failures_total{reason=\"indisponivel\"}", service)
+	return 0
+}
+
+// awaitOutboxDrained waits until the service's relay has nothing left to
+// deliver.
+func (e *env) awaitOutboxDrained(t testing.TB, service string) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for total(scrape(t, e, service)["outbox_pending_events"]) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s's outbox never drained\n%s", service, e.tail(40))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// checkGaplessNSRs: the file's records, every type together, are
+// numbered 1, 2, 3… with no gap and no repeat.
+func checkGaplessNSRs(t testing.TB, arq *core.Arquivo) {
+	t.Helper()
+	var nsrs []int64
+	for _, r := range arq.Empresas {
+		nsrs = append(nsrs, r.NSR)
+	}
+	for _, r := range arq.Empregados {
+		nsrs = append(nsrs, r.NSR)
+	}
+	for _, r := range arq.Eventos {
+		nsrs = append(nsrs, r.NSR)
+	}
+	for _, r := range arq.Marcacoes {
+		nsrs = append(nsrs, r.NSR)
+	}
+	slices.Sort(nsrs)
+	for i, n := range nsrs {
+		if n != int64(i+1) {
+			t.Fatalf("NSRs %v: want 1…%d without gaps", nsrs, len(nsrs))
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -20,6 +21,8 @@ type proc struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed once the child has exited and been reaped
 	err  error         // Wait's result, readable after done
+	// stopped: its exit was asked for (Stack.StopService), not a failure.
+	stopped atomic.Bool
 }
 
 // environ is what every child inherits: the stack's own environment

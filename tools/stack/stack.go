@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,11 +40,13 @@ var bodyLimits = map[string]int64{
 
 // Stack is a running stack; Start builds it and Stop ends it.
 type Stack struct {
-	opts     Options
-	out      *output
-	deps     *Deps
-	services []*proc
-	gw       *http.Server
+	opts Options
+	out  *output
+	deps *Deps
+	gw   *http.Server
+
+	mu       sync.Mutex // guards services, which StopService and StartService replace
+	services []*proc    // in the order of the services list
 	gwURL    string
 
 	failed   chan struct{} // closed on the first unexpected exit
@@ -125,10 +128,66 @@ func (s *Stack) startServices() error {
 		if err != nil {
 			return err
 		}
+		s.mu.Lock()
 		s.services = append(s.services, p)
+		s.mu.Unlock()
 		s.watch(p)
 	}
 	return nil
+}
+
+// StopService stops one running service as Stop would (SIGTERM, then
+// SIGKILL after StopTimeout) and does not count its exit as a failure:
+// tests use it to take a service down while the rest keeps running.
+func (s *Stack) StopService(name string) error {
+	p, err := s.running(name)
+	if err != nil {
+		return err
+	}
+	p.stopped.Store(true)
+	if killed := stopProcs([]*proc{p}, s.opts.StopTimeout); len(killed) > 0 {
+		s.out.printf("stack", "forçado a encerrar (SIGKILL): %s", name)
+	}
+	s.out.printf("stack", "%s parado", name)
+	return nil
+}
+
+// StartService starts again, with the same configuration and ports, a
+// service StopService stopped. It returns once the process is started;
+// WaitReady tells when it is ready.
+func (s *Stack) StartService(name string) error {
+	i := slices.IndexFunc(services, func(svc service) bool { return svc.name == name })
+	if i < 0 {
+		return fmt.Errorf("serviço desconhecido: %s", name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping.Load() {
+		return errors.New("a stack está parando")
+	}
+	if i >= len(s.services) || !s.services[i].exited() {
+		return fmt.Errorf("%s não está parado", name)
+	}
+	p, err := startProc(s.out, serviceSpec(&s.opts, services[i]))
+	if err != nil {
+		return err
+	}
+	s.services[i] = p
+	s.watch(p)
+	s.out.printf("stack", "%s iniciado de novo", name)
+	return nil
+}
+
+// running is the process of a service that is up.
+func (s *Stack) running(name string) (*proc, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.services {
+		if p.name == name && !p.exited() {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%s não está em execução", name)
 }
 
 // mkdirs makes the data dir, where children run, auth's key dir and the
@@ -182,7 +241,7 @@ func (s *Stack) startGateway() error {
 func (s *Stack) watch(p *proc) {
 	go func() {
 		<-p.done
-		if !s.stopping.Load() {
+		if !s.stopping.Load() && !p.stopped.Load() {
 			s.fail(fmt.Errorf("%s encerrou inesperadamente (%s)", p.name, exitError(p.err)))
 		}
 	}()
@@ -232,9 +291,11 @@ func (s *Stack) DatabaseNames() map[string]string {
 // then MinIO and stripe-mock if it started them.
 func (s *Stack) PIDs() []int {
 	var pids []int
+	s.mu.Lock()
 	for _, p := range s.services {
 		pids = append(pids, p.pid())
 	}
+	s.mu.Unlock()
 	if s.deps != nil {
 		pids = append(pids, s.deps.PIDs()...)
 	}
@@ -251,7 +312,10 @@ func (s *Stack) Stop() {
 			_ = s.gw.Shutdown(ctx)
 			cancel()
 		}
-		if killed := stopProcs(s.services, s.opts.StopTimeout); len(killed) > 0 {
+		s.mu.Lock()
+		procs := slices.Clone(s.services)
+		s.mu.Unlock()
+		if killed := stopProcs(procs, s.opts.StopTimeout); len(killed) > 0 {
 			s.out.printf("stack", "forçado a encerrar (SIGKILL): %s", strings.Join(killed, ", "))
 		}
 		if s.deps != nil {

@@ -241,6 +241,60 @@ func TestStandinStack(t *testing.T) {
 	}
 }
 
+// StopService takes one service down without failing the stack, and
+// StartService brings it back on the same ports.
+func TestStopAndStartOneService(t *testing.T) {
+	out := &testOutput{}
+	s := startStack(t, standinOptions(t, out), out)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if err := s.WaitReady(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, out.tail(50))
+	}
+	before := s.PIDs()
+	tk := slices.IndexFunc(services, func(svc service) bool { return svc.name == "timekeeping" })
+
+	if err := s.StopService("timekeeping"); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, before[tk:tk+1])
+	if a := get(t, s.GatewayURL()+"/registropontos/departamento/Vendas"); a.status != http.StatusBadGateway {
+		t.Fatalf("timekeeping stopped: got %d %v; want the gateway's 502", a.status, a.body)
+	}
+	if err := s.StopService("timekeeping"); err == nil {
+		t.Error("StopService of a stopped service succeeded")
+	}
+	if err := s.StartService("media"); err == nil {
+		t.Error("StartService of a running service succeeded")
+	}
+	if err := s.StartService("nada"); err == nil {
+		t.Error("StartService of an unknown service succeeded")
+	}
+	if err := s.Err(); err != nil {
+		t.Fatalf("a stop asked for counted as a failure: %v", err)
+	}
+
+	if err := s.StartService("timekeeping"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitReady(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, out.tail(50))
+	}
+	after := s.PIDs()
+	if after[tk] == before[tk] || !slices.Equal(slices.Delete(slices.Clone(after), tk, tk+1), slices.Delete(slices.Clone(before), tk, tk+1)) {
+		t.Fatalf("PIDs %v became %v; want timekeeping's alone replaced", before, after)
+	}
+	resp := get(t, s.GatewayURL()+"/registropontos/departamento/Vendas")
+	if resp.body["code"] != "standin_timekeeping" {
+		t.Fatalf("after the restart: %d %v", resp.status, resp.body)
+	}
+	s.Stop()
+	assertGone(t, after)
+	if err := s.Err(); err != nil {
+		t.Fatalf("Err after a clean stop = %v", err)
+	}
+}
+
 func TestStandinCrashStopsTheStack(t *testing.T) {
 	out := &testOutput{}
 	opts := standinOptions(t, out)
