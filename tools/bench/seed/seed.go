@@ -433,27 +433,23 @@ func seedCompanyHistory(ctx context.Context, cfg Config, sch schema, ds *Dataset
 		}
 		return 0
 	})
-	var punches, inclusions [][]any
-	anterior := ""
-	for i, e := range events {
-		nsr := int64(i + 1)
-		_, off := e.at.In(cfg.Zone).Zone()
-		if e.inclusion {
-			inclusions = append(inclusions, []any{c.ID, nsr, e.funcionarioID, "I", e.cpf12, e.nome, responsavelSistema,
-				e.at, int16(off / 60)})
-			continue
-		}
-		h, err := punchHash(nsr, e.at, off/60, e.cpf12, core.ColetorMobile, anterior, core.HashVersion)
-		if err != nil {
-			return 0, 0, err
-		}
-		punches = append(punches, []any{c.ID, e.funcionarioID, e.jornada, e.at, e.tipo, e.local, nsr, h, e.cpf12,
-			int16(off / 60), "01"})
-		anterior = h
-	}
+	var punches int
 	err := pgx.BeginFunc(ctx, cfg.TimekeepingDB, func(tx pgx.Tx) error {
+		// The company's chain may already hold records: its registration's
+		// type 2 (and any type 5), written by timekeeping from the outboxes
+		// while the seed runs. The history continues from the head, under
+		// the same row lock the service takes.
+		base, anterior, err := lockChainHead(ctx, tx, c.ID)
+		if err != nil {
+			return err
+		}
+		rows, inclusions, anterior, err := chainEvents(events, base, anterior, c.ID, cfg.Zone)
+		if err != nil {
+			return err
+		}
+		punches = len(rows)
 		if err := copyRows(ctx, tx, "registros_ponto", []string{"empresa_id", "funcionario_id", "jornada",
-			"horario_registro", "tipo", "localizacao", "nsr", "hash", "cpf", "fuso_minutos", "coletor"}, punches); err != nil {
+			"horario_registro", "tipo", "localizacao", "nsr", "hash", "cpf", "fuso_minutos", "coletor"}, rows); err != nil {
 			return err
 		}
 		if err := copyRows(ctx, tx, "faltas", []string{"empresa_id", "funcionario_id", "data", "inicio_dia",
@@ -479,11 +475,52 @@ func seedCompanyHistory(ctx context.Context, cfg Config, sch schema, ds *Dataset
 		if anterior != "" {
 			head = &anterior
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id, ultimo_nsr, ultimo_hash) VALUES ($1, $2, $3)`,
-			c.ID, len(events), head)
+		_, err = tx.Exec(ctx, `UPDATE cadeias SET ultimo_nsr = $2, ultimo_hash = $3 WHERE empresa_id = $1`,
+			c.ID, base+int64(len(events)), head)
 		return err
 	})
-	return int64(len(punches)), int64(len(faltas)), err
+	return int64(punches), int64(len(faltas)), err
+}
+
+// lockChainHead locks company empresaID's chain row, creating it when the
+// company has no record yet, and answers its last NSR and punch hash.
+func lockChainHead(ctx context.Context, tx pgx.Tx, empresaID int64) (int64, string, error) {
+	if _, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1) ON CONFLICT (empresa_id) DO NOTHING`, empresaID); err != nil {
+		return 0, "", fmt.Errorf("seed: cadeias: %w", err)
+	}
+	var nsr int64
+	var hash *string
+	if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash FROM cadeias WHERE empresa_id = $1 FOR UPDATE`,
+		empresaID).Scan(&nsr, &hash); err != nil {
+		return 0, "", fmt.Errorf("seed: cadeias: %w", err)
+	}
+	if hash == nil {
+		return nsr, "", nil
+	}
+	return nsr, *hash, nil
+}
+
+// chainEvents numbers the events after NSR base and chains the punches'
+// hashes from anterior, the hash of the company's last punch; it answers
+// the punch and type-5 rows and the new last hash.
+func chainEvents(events []event, base int64, anterior string, empresaID int64, zone *time.Location) (punches, inclusions [][]any, last string, err error) {
+	for i, e := range events {
+		nsr := base + int64(i+1)
+		_, off := e.at.In(zone).Zone()
+		if e.inclusion {
+			inclusions = append(inclusions, []any{empresaID, nsr, e.funcionarioID, "I", e.cpf12, e.nome, responsavelSistema,
+				e.at, int16(off / 60)})
+			continue
+		}
+		h, err := punchHash(nsr, e.at, off/60, e.cpf12, core.ColetorMobile, anterior, core.HashVersion)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		punches = append(punches, []any{empresaID, e.funcionarioID, e.jornada, e.at, e.tipo, e.local, nsr, h, e.cpf12,
+			int16(off / 60), "01"})
+		anterior = h
+	}
+	return punches, inclusions, anterior, nil
 }
 
 // responsavelSistema is the "who changed it" CPF of the type-5 records
