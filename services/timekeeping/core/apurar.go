@@ -16,6 +16,8 @@ type Dia struct {
 	Feriado  bool
 	// ForaDoLocal counts the punches outside every work place.
 	ForaDoLocal int
+	// Falta is the company's mark of an absence on the day (not undone).
+	Falta bool
 	// Tratamento is the day's treatment (inclusions, disregarded punches,
 	// abonos); the schedule's pre-assigned break comes with Turno.
 	Tratamento Tratamento
@@ -32,7 +34,10 @@ type Apuracao struct {
 	Noturnos, NoturnosReduzidos int
 	// Tolerancia is true when art. 58 §1 absorbed the day's variations.
 	Tolerancia bool
-	Alertas    []string
+	// Ausencia is an unexcused absence (FaltaInjustificada): it costs the
+	// week's DSR and is not banked.
+	Ausencia bool
+	Alertas  []string
 }
 
 // Apurar applies the rules to one day:
@@ -74,6 +79,7 @@ func Apurar(d Dia) Apuracao {
 		a.Saldo, a.Extras, a.Atraso = 0, 0, 0
 	}
 	a.Extras50, a.Extras100 = DividirExtras(a.Extras, d.Domingo || d.Feriado)
+	a.Ausencia = FaltaInjustificada(d, a, len(marcas))
 	a.Noturnos = MinutosNoturnos(marcas)
 	a.NoturnosReduzidos = NoturnosReduzidos(a.Noturnos)
 	if IntervaloInsuficiente(trabalhados, marcas) {
@@ -89,4 +95,15 @@ func Apurar(d Dia) Apuracao {
 		a.Alertas = append(a.Alertas, AlertaLocal)
 	}
 	return a
+}
+
+// FaltaInjustificada applies Lei 605/49 art. 6's "sem motivo
+// justificado" to a workday with punches counted punches (treated): the
+// company marked an absence, or a scheduled working day (not a holiday)
+// has no punch at all; unless abonos excuse the whole shift. A day with
+// some punches is a short day (lateness, early leave), not an absence.
+func FaltaInjustificada(d Dia, a Apuracao, punches int) bool {
+	excused := a.Previstos > 0 && a.Abonados >= a.Previstos
+	scheduled := d.Turno != nil && !d.Feriado
+	return !excused && (d.Falta || (scheduled && punches == 0))
 }

@@ -156,7 +156,7 @@ func TestApurar(t *testing.T) {
 			Apuracao{Trabalhados: 480, Previstos: 480, Tolerancia: true, Alertas: []string{}}},
 		{"absent: the whole day is owed",
 			Dia{Turno: standardTurno},
-			Apuracao{Previstos: 480, Saldo: -480, Alertas: []string{}}},
+			Apuracao{Previstos: 480, Saldo: -480, Ausencia: true, Alertas: []string{}}},
 	} {
 		if got := Apurar(c.dia); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)

@@ -13,7 +13,9 @@
 //     Portaria MTP 671/2021 (afd.go, afd_parse.go, afd_writer.go, crc.go);
 //   - the CLT arithmetic of one workday: worked, expected, night,
 //     overtime at 50 and 100%, lateness, breaks, rest between workdays
-//     (clt.go, apurar.go).
+//     (clt.go, apurar.go);
+//   - the paid weekly rest lost for an unexcused absence (dsr.go) and
+//     the hour bank computed from the workdays (banco.go).
 //
 // docs/compliance.md points here for every choice the texts leave open.
 package core

@@ -37,6 +37,10 @@ type Escala struct {
 	Semana [7]*Turno
 	// Ciclo, when set, makes the schedule a 12x36: Semana is ignored.
 	Ciclo *Ciclo12x36
+	// DescansoSemanal are the weekly rest days (indices of Semana: 0
+	// Monday ... 6 Sunday) of a weekly schedule; none means Sunday (Lei
+	// 605/49 art. 1: "preferentemente aos domingos"). See Descanso.
+	DescansoSemanal []int
 }
 
 // Ciclo12x36 is a 12x36 schedule: the shift Turno (12 hours, the break
