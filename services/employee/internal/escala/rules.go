@@ -52,6 +52,10 @@ type Escala struct {
 	// DataInicio (YYYY-MM-DD); both absent (not echoed) for a weekly one.
 	Tipo       string  `json:"tipo,omitempty"`
 	DataInicio *string `json:"dataInicio,omitempty"`
+	// DescansoSemanal are the weekly rest days (DSR, Lei 605/49) of a
+	// weekly schedule, as horarios' indices (0 Monday ... 6 Sunday),
+	// ascending; absent (not echoed) means Sunday.
+	DescansoSemanal []int `json:"descansoSemanal,omitempty"`
 }
 
 // Tipos of schedule.
@@ -70,6 +74,8 @@ type createInput struct {
 	// anchor date, are optional additions to the contract's body.
 	Tipo       *string `json:"tipo"`
 	DataInicio *string `json:"dataInicio"`
+	// DescansoSemanal names the weekly rest days (optional, Sunday).
+	DescansoSemanal []int `json:"descansoSemanal"`
 }
 
 // Empresa is the company the body names (request.CompanyBody).
@@ -103,10 +109,13 @@ func (in createInput) check() (Escala, error) {
 	}
 	if in.Tipo != nil && *in.Tipo == Tipo12x36 {
 		out.Tipo, out.DataInicio = Tipo12x36, in.DataInicio
+		v.Check(in.DescansoSemanal == nil, "descansoSemanal",
+			"a escala 12x36 já inclui o descanso semanal (CLT art. 59-A): não informe dias de descanso")
 		return out, in.check12x36(v, out)
 	}
 	v.Check(in.Tipo == nil || *in.Tipo == TipoSemanal, "tipo", "use semanal ou 12x36")
 	v.Check(in.DataInicio == nil, "dataInicio", "só a escala 12x36 tem data de início")
+	out.DescansoSemanal = checkDescanso(v, in.DescansoSemanal, len(in.Horarios))
 	if len(v) == 0 {
 		if i, overlap := Overlap(out.Horarios); overlap {
 			v.Check(false, fmt.Sprintf("horarios[%d]", i), fmt.Sprintf(
@@ -130,6 +139,45 @@ func (in createInput) check12x36(v validate.Errors, out Escala) error {
 		v.Check(err == nil && d.Year() >= 2000 && d.Year() <= 2100, "dataInicio", "data inválida (use AAAA-MM-DD, de 2000 a 2100)")
 	}
 	return v.Err()
+}
+
+// checkDescanso validates the weekly rest days of a weekly schedule with
+// working days entries: 1 to 7 distinct weekdays (0 Monday ... 6
+// Sunday), none of them a working day (an entry of horarios); nil when
+// absent (Sunday). The answer keeps them in weekday order.
+func checkDescanso(v validate.Errors, dias []int, working int) []int {
+	if dias == nil {
+		return nil
+	}
+	const field = "descansoSemanal"
+	if len(dias) < 1 || len(dias) > MaxHorarios {
+		v.Check(false, field, "informe de 1 a 7 dias (0 = segunda-feira ... 6 = domingo)")
+		return nil
+	}
+	var seen [MaxHorarios]bool
+	for _, d := range dias {
+		msg := ""
+		switch {
+		case d < 0 || d >= MaxHorarios:
+			msg = "cada dia de 0 (segunda-feira) a 6 (domingo)"
+		case seen[d]:
+			msg = "dia de descanso repetido"
+		case d < working:
+			msg = "o dia de descanso (" + weekdays[d] + ") tem horário de trabalho na escala"
+		}
+		if msg != "" {
+			v.Check(false, field, msg)
+			return nil
+		}
+		seen[d] = true
+	}
+	out := make([]int, 0, len(dias))
+	for d, ok := range seen {
+		if ok {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // minutesPerDay and week place the shifts on one week's timeline.

@@ -24,9 +24,9 @@ func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 // Create stores e and returns it with its id.
 func (s *Store) Create(ctx context.Context, e Escala) (Escala, error) {
 	err := s.db.QueryRow(ctx,
-		`INSERT INTO escalas_trabalho (empresa_id, nome, horarios, minutos_diarios, tipo, data_inicio)
-		 VALUES ($1, $2, $3, $4, coalesce(nullif($5, ''), 'semanal'), $6::date) RETURNING id`,
-		e.EmpresaID, e.Nome, e.Horarios, DailyMinutes(e.Horarios), e.Tipo, e.DataInicio,
+		`INSERT INTO escalas_trabalho (empresa_id, nome, horarios, minutos_diarios, tipo, data_inicio, descanso_semanal)
+		 VALUES ($1, $2, $3, $4, coalesce(nullif($5, ''), 'semanal'), $6::date, $7::smallint[]) RETURNING id`,
+		e.EmpresaID, e.Nome, e.Horarios, DailyMinutes(e.Horarios), e.Tipo, e.DataInicio, e.DescansoSemanal,
 	).Scan(&e.ID)
 	if err != nil {
 		return Escala{}, fmt.Errorf("escala: create: %w", err)
@@ -37,8 +37,10 @@ func (s *Store) Create(ctx context.Context, e Escala) (Escala, error) {
 const selectEscala = `SELECT e.id, e.empresa_id, e.nome, e.horarios, ` + Columns12x36 + ` FROM escalas_trabalho e `
 
 // Columns12x36 read a 12x36's tipo and anchor date (e aliases
-// escalas_trabalho), empty and NULL for a weekly schedule.
-const Columns12x36 = `CASE WHEN e.tipo = '12x36' THEN e.tipo ELSE '' END, to_char(e.data_inicio, 'YYYY-MM-DD')`
+// escalas_trabalho), empty and NULL for a weekly schedule, then the
+// weekly rest days (NULL: Sunday).
+const Columns12x36 = `CASE WHEN e.tipo = '12x36' THEN e.tipo ELSE '' END, to_char(e.data_inicio, 'YYYY-MM-DD'), ` +
+	`e.descanso_semanal::int[]`
 
 // Get returns schedule id of company empresaID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, empresaID, id int64) (Escala, error) {
@@ -83,6 +85,6 @@ func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Escal
 
 func scanEscala(row pgx.CollectableRow) (Escala, error) {
 	var e Escala
-	err := row.Scan(&e.ID, &e.EmpresaID, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio)
+	err := row.Scan(&e.ID, &e.EmpresaID, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio, &e.DescansoSemanal)
 	return e, err
 }

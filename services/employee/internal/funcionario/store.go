@@ -113,7 +113,7 @@ func scanFuncionario(row pgx.CollectableRow) (Funcionario, error) {
 		&f.Nome, &f.Cargo, &f.Email, &f.CPF, &f.Telefone, &f.Endereco, &f.DataNascimento, &f.CodeVerify,
 		&f.Ativo, &f.CLT, &f.PJ, &f.Sobreaviso, &f.Sentimento, &f.Cidade, &f.UF, &f.CodeMatricula, &f.Nispis,
 		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.FusoHorario,
-		&f.HorarioTrabalho, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio)
+		&f.HorarioTrabalho, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio, &e.DescansoSemanal)
 	e.ID, e.EmpresaID = f.EscalaTrabalhoID, f.EmpresaID
 	f.Escala = &e
 	return f, err

@@ -216,6 +216,9 @@ type Escala struct {
 	// and every second day), empty for a weekly one.
 	Tipo       string  `json:"tipo,omitempty"`
 	DataInicio *string `json:"dataInicio,omitempty"`
+	// DescansoSemanal are a weekly schedule's rest days (0 Monday ... 6
+	// Sunday); none: Sunday.
+	DescansoSemanal []int `json:"descansoSemanal,omitempty"`
 }
 
 // Core is the schedule as the record core reads it: weekday i's shift
@@ -225,7 +228,7 @@ func (e *Escala) Core() *core.Escala {
 	if e == nil || len(e.Horarios) == 0 {
 		return nil
 	}
-	out := &core.Escala{}
+	out := &core.Escala{DescansoSemanal: e.DescansoSemanal}
 	if e.Tipo == "12x36" {
 		return e.ciclo()
 	}
