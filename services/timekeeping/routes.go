@@ -17,6 +17,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/afdexport"
 	"github.com/ponto/ponto/services/timekeeping/internal/ajuste"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
+	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/cadeia"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
@@ -113,6 +114,10 @@ type dependencies struct {
 //	POST /registropontos/fechamentos/{fechamentoId}/reabrir  company    fechamento
 //	GET  /registropontos/fechamentos/ciencias                company    fechamento
 //	PUT  /registropontos/funcionario/{funcionarioId}/espelho/ciencia employee (himself) fechamento
+//	GET  /registropontos/banco-horas/politica                company    banco
+//	PUT  /registropontos/banco-horas/politica                company    banco
+//	GET  /registropontos/funcionario/{funcionarioId}/banco-horas both (employee: himself) banco
+//	POST /registropontos/funcionario/{funcionarioId}/banco-horas/movimentos company banco
 //
 // Internal listener (service to service):
 //
@@ -140,12 +145,15 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
 	falta.NewHandlers(falta.NewStore(d.db), d.employees, d.clock, zones).Public(public)
 	relatorios := relatorio.NewStore(d.db)
-	relatorio.NewHandlers(relatorios, d.employees, d.clock, zones).Public(public)
+	bancos := banco.NewStore(d.db)
+	bancoHoras := banco.New(bancos, relatorios)
+	relatorio.NewHandlers(relatorios, d.employees, d.clock, zones).WithBanco(bancoHoras).Public(public)
 	afdexport.NewHandlers(afdexport.NewStore(d.db), d.clock, zones, d.rep, d.signer).Public(public)
 	aej.NewHandlers(aej.NewStore(d.db), d.employees, d.clock, zones, d.rep, d.ptrp, d.signer).Public(public)
 	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep, d.signer,
 		d.verificacaoURL).Public(public)
-	espelho.NewHandlers(espelho.NewStore(d.db), relatorios, d.employees, d.companies, d.clock, zones, d.signer).Public(public)
+	espelho.NewHandlers(espelho.NewStore(d.db), relatorios, d.employees, d.companies, d.clock, zones, d.signer,
+		bancoHoras).Public(public)
 	atestado.NewHandlers(d.atestado, d.rep, d.clock, build).Public(public)
 	feriado.NewHandlers(d.db, d.clock, zones).Public(public)
 	locais.NewHandlers(places, d.clock).Public(public)
@@ -153,6 +161,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	tratamento.NewHandlers(tratamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
 	abono.NewHandlers(abono.NewStore(d.db), d.employees, d.clock, zones).Public(public)
 	fechamento.NewHandlers(fechamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
+	banco.NewHandlers(bancos, bancoHoras, d.employees, d.clock, zones).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock.Now).Internal(srv.Internal)
 }

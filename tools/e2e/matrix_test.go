@@ -300,6 +300,20 @@ func rows() []row {
 		{"PUT", "/registropontos/funcionario/{funcionarioId}/espelho/ciencia", put(func(m *matrix) string {
 			return "/registropontos/funcionario/" + itoa(m.e1.ID) + "/espelho/ciencia?mes=2003-01"
 		}, nil), want{unath, unath, ok, nf, forb, forb, forb}},
+
+		// timekeeping: the hour bank (company A's is on: newMatrix).
+		{"GET", "/registropontos/banco-horas/politica", get(fixed("/registropontos/banco-horas/politica")), onlyCompanyList},
+		{"PUT", "/registropontos/banco-horas/politica", put(fixed("/registropontos/banco-horas/politica"), func(*matrix) any {
+			return map[string]any{"ativo": true, "periodoMeses": 6}
+		}), onlyCompanyList},
+		{"GET", "/registropontos/funcionario/{funcionarioId}/banco-horas", get(func(m *matrix) string {
+			return "/registropontos/funcionario/" + itoa(m.e1.ID) + "/banco-horas"
+		}), personOrCompany},
+		{"POST", "/registropontos/funcionario/{funcionarioId}/banco-horas/movimentos", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodPost, Path: "/registropontos/funcionario/" + itoa(m.e1.ID) + "/banco-horas/movimentos",
+				Token: m.token(c), Body: map[string]any{"data": localDate(t, m.r1.str("horarioRegistro")).Format(time.DateOnly),
+					"tipo": "ajuste", "minutos": 15, "motivo": "Correção do saldo"}}
+		}, want{unath, unath, forb, forb, http.StatusCreated, nf, forb}},
 	}
 }
 
@@ -435,6 +449,10 @@ func newMatrix(t *testing.T, e *env) *matrix {
 			Body: map[string]string{"horario": at.Format(time.RFC3339), "motivo": "Esqueci de registrar"}}).
 			expect(t, http.StatusCreated).object(t).int("id")
 	}
+	// Company A's hour bank is on, from this month, for the manual
+	// movement's row.
+	e.api.do(t, request{Method: http.MethodPut, Path: "/registropontos/banco-horas/politica", Token: m.a.Token,
+		Body: map[string]any{}}).expect(t, http.StatusOK)
 	m.adminTok = e.adminToken(t)
 
 	// The expired token is company A's own, signed again with auth's key

@@ -8,6 +8,7 @@
 package espelho
 
 import (
+	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,6 +16,7 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
@@ -34,14 +36,15 @@ type Handlers struct {
 	clock     *clock.Clock
 	zones     *fuso.Zones
 	signer    *signature.Signer // nil: unsigned PDFs
+	banco     *banco.Banco
 }
 
 // NewHandlers returns the handlers; signer (nil when no certificate is
 // configured) signs the PDF.
 func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *empresa.Client,
-	clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer) *Handlers {
+	clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer, bancos *banco.Banco) *Handlers {
 	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
-		signer: signer}
+		signer: signer, banco: bancos}
 }
 
 // Public mounts the route on r, which must already verify the token.
@@ -140,11 +143,13 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		return Espelho{}, err
 	}
 	fim := inicio.AddDate(0, 1, -1)
+	today := h.clock.Today(zone)
 	ate := fim
-	if today := h.clock.Today(zone); today.Before(fim) {
+	if today.Before(fim) {
 		ate = today // days to come have nothing to show yet
 	}
-	p, err := relatorio.ParamsFor(empresaID, inicio, ate, f, escala)
+	// From six days before the month: its first rest days' DSR looks back.
+	p, err := relatorio.ParamsFor(empresaID, relatorio.Antes(inicio), ate, f, escala)
 	if err != nil {
 		return Espelho{}, err
 	}
@@ -153,6 +158,12 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		return Espelho{}, err
 	}
 	relatorio.Apurar(days, p)
+	dsr := relatorio.DSRs(days, p, inicio, ate)[id]
+	days = relatorio.Desde(days, inicio)
+	saldo, err := h.bancoHoras(ctx, empresaID, f, escala, inicio, ate, today)
+	if err != nil {
+		return Espelho{}, err
+	}
 	punches, err := h.store.punches(ctx, empresaID, id, inicio, ate)
 	if err != nil {
 		return Espelho{}, err
@@ -182,6 +193,13 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		HorarioContratual: horarios(escala),
 		Dias:              make([]Dia, 0, len(days)),
 		Totais:            relatorio.Somar(days),
+		DSR:               dsr,
+		BancoHoras:        saldo,
+	}
+	for _, d := range dsr {
+		if d.Perdido {
+			out.Totais.DSRPerdidos++
+		}
 	}
 	for _, d := range days {
 		data, _ := time.Parse(time.DateOnly, d.Data)
@@ -199,4 +217,25 @@ func daysBetween(a, b time.Time) int {
 		return 0
 	}
 	return int(b.Sub(a).Round(time.Hour).Hours()/24) + 1
+}
+
+// bancoHoras is the employee's hour bank at ate (the month's last
+// computed day), with the month's movements.
+func (h *Handlers) bancoHoras(ctx context.Context, empresaID int64, f employee.Funcionario, escala employee.Escala,
+	inicio, ate, today time.Time) (banco.Saldo, error) {
+	pol, err := h.banco.Politica(ctx, empresaID)
+	if err != nil {
+		return banco.Saldo{}, err
+	}
+	var perr error
+	saldos, err := h.banco.Saldos(ctx, empresaID, []int64{f.ID}, pol, ate, today.AddDate(0, 0, -1), inicio,
+		func(i, fim time.Time) relatorio.Params {
+			p, err := relatorio.ParamsFor(empresaID, i, fim, f, escala)
+			perr = err
+			return p
+		})
+	if err == nil {
+		err = perr
+	}
+	return saldos[f.ID], err
 }

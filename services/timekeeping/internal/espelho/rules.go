@@ -8,6 +8,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
@@ -35,6 +36,11 @@ type Espelho struct {
 	HorarioContratual []HorarioContratual `json:"horarioContratual"`
 	Dias              []Dia               `json:"dias"`
 	Totais            relatorio.Totais    `json:"totais"`
+	// DSR are the month's weekly rest days, lost or not; BancoHoras the
+	// hour bank at the month's last computed day, with the month's
+	// movements.
+	DSR        []relatorio.DSR `json:"dsr"`
+	BancoHoras banco.Saldo     `json:"bancoHoras"`
 }
 
 // Empregador is the employer.

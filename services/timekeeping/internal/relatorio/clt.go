@@ -14,15 +14,20 @@ func apurar(days []Dia, p Params) {
 		data, _ := time.Parse(time.DateOnly, d.Data)
 		a := core.Apurar(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
-			ForaDoLocal: d.fora, Tratamento: d.tratamento()})
+			ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.Falta})
 		d.MinutosTrabalhados, d.Incompleto = a.Trabalhados, a.Incompleto
 		d.MinutosPrevistos, d.MinutosExtras, d.MinutosAtraso, d.SaldoMinutos = a.Previstos, a.Extras, a.Atraso, a.Saldo
 		d.MinutosAbonados = a.Abonados
 		d.MinutosExtras50, d.MinutosExtras100 = a.Extras50, a.Extras100
 		d.MinutosNoturnos, d.MinutosNoturnosReduzidos = a.Noturnos, a.NoturnosReduzidos
 		d.ToleranciaAplicada, d.Alertas = a.Tolerancia, a.Alertas
+		d.ausencia = a.Ausencia
 	}
 }
+
+// Ausencia reports whether the computed day is an unexcused absence
+// (core.FaltaInjustificada): it costs the DSR and is not banked.
+func (d *Dia) Ausencia() bool { return d.ausencia }
 
 // tratamento is the day's treatment as the record core reads it.
 func (d *Dia) tratamento() core.Tratamento {

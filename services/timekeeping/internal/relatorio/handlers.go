@@ -32,6 +32,13 @@ type Handlers struct {
 	employees *employee.Client
 	clock     *clock.Clock
 	zones     *fuso.Zones
+	banco     BancoHoras // nil: no hour bank in the answers
+}
+
+// WithBanco makes the JSON report show each listed employee's hour bank.
+func (h *Handlers) WithBanco(b BancoHoras) *Handlers {
+	h.banco = b
+	return h
 }
 
 // NewHandlers returns the handlers.
@@ -60,6 +67,11 @@ type Item struct {
 	Funcionario Funcionario `json:"funcionario"`
 	Dias        []Dia       `json:"dias"`
 	Totais      Totais      `json:"totais"`
+	// DSR are the weekly rest days of the period; BancoHoras the hour
+	// bank (package banco's Saldo: the balance at the period's last
+	// computed day and the period's movements), null in a CSV.
+	DSR        []DSR `json:"dsr"`
+	BancoHoras any   `json:"bancoHoras"`
 }
 
 // Departamento names the department of the report.
@@ -108,24 +120,42 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pListed, pAll := NewParams(caller.EmpresaID, q.inicio, q.ate, listed, escalas),
-		NewParams(caller.EmpresaID, q.inicio, q.ate, funcs, escalas)
+	// From six days before inicio: the first rest days' DSR looks back.
+	antes := Antes(q.inicio)
+	pListed, pAll := NewParams(caller.EmpresaID, antes, q.ate, listed, escalas),
+		NewParams(caller.EmpresaID, antes, q.ate, funcs, escalas)
 	days, facts, err := h.store.Report(ctx, pListed, pAll)
 	if err != nil {
 		return err
 	}
 	apurar(days, pListed)
+	dsrListed, dsrAll := DSRs(days, pListed, q.inicio, q.ate), map[int64][]DSR(nil)
 	if len(pAll.Funcionarios) != len(pListed.Funcionarios) { // else facts are days
 		apurar(facts, pAll)
+		dsrAll = DSRs(facts, pAll, q.inicio, q.ate)
+		facts = Desde(facts, q.inicio)
+	}
+	days = Desde(days, q.inicio)
+	if dsrAll == nil {
+		dsrAll, facts = dsrListed, days
 	}
 	totals := Somar(facts)
+	for _, ds := range dsrAll {
+		totals.DSRPerdidos += perdidos(ds)
+	}
+	var bancos map[int64]any
+	if h.banco != nil && !q.csv {
+		if bancos, err = h.banco.Relatorio(ctx, caller.EmpresaID, listed, escalas, q.inicio, q.ate, h.clock.Today(zone)); err != nil {
+			return err
+		}
+	}
 	out := Relatorio{
 		Departamento: Departamento{ID: dep.ID, Nome: dep.Nome},
 		Inicio:       q.inicio.Format(time.DateOnly),
 		Fim:          q.fim.Format(time.DateOnly),
 		FusoHorario:  zone.String(),
 		Totais:       totals,
-		Result:       page.NewResult(items(listed, days), q.page, len(funcs)),
+		Result:       page.NewResult(items(listed, days, dsrListed, bancos), q.page, len(funcs)),
 	}
 	if q.csv {
 		return writeCSV(c, out)
@@ -136,12 +166,16 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 // items groups the day rows (ordered as listed) under their employees.
 // Each employee's days are his run of days, not a copy: a department's
 // CSV has tens of thousands of them.
-func items(listed []employee.Funcionario, days []Dia) []Item {
+func items(listed []employee.Funcionario, days []Dia, dsr map[int64][]DSR, bancos map[int64]any) []Item {
 	out := make([]Item, 0, len(listed))
 	i := 0
 	for _, f := range listed {
 		it := Item{Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, Cargo: f.Cargo, CPF: f.CPF, Ativo: f.Ativo,
-			Segmento: f.Segmento}, Dias: []Dia{}}
+			Segmento: f.Segmento}, Dias: []Dia{}, DSR: dsr[f.ID], BancoHoras: bancos[f.ID]}
+		if it.DSR == nil {
+			it.DSR = []DSR{}
+		}
+		it.Totais.DSRPerdidos = perdidos(it.DSR)
 		start := i
 		for ; i < len(days) && days[i].FuncionarioID == f.ID; i++ {
 			it.Totais.add(&days[i])

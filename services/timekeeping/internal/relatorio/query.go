@@ -71,6 +71,8 @@ type Dia struct {
 	incluidas, desconsideradas []bool
 	abonoDia                   bool
 	abonoInicios, abonoFins    []int
+	// ausencia is core.Apuracao.Ausencia, once computed.
+	ausencia bool
 }
 
 // Totais sums days: minutes, absences and pending adjustments.
@@ -90,6 +92,9 @@ type Totais struct {
 	MinutosNoturnosReduzidos int `json:"minutosNoturnosReduzidos"`
 	// Alertas counts the alerts of the days.
 	Alertas int `json:"alertas"`
+	// DSRPerdidos counts the weekly rest days lost to unexcused absences
+	// (Lei 605/49 art. 6).
+	DSRPerdidos int `json:"dsrPerdidos"`
 }
 
 // Report returns the rows of listed's employees and the rows of all's

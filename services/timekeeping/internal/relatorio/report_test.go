@@ -149,7 +149,7 @@ func (r testReport) relatorio(days []Dia) Relatorio {
 		Fim:          testFim.Format(time.DateOnly),
 		FusoHorario:  testZone,
 		Totais:       Somar(days),
-		Result:       page.NewResult(items(r.funcs, days), page.Page{Number: 1, Size: len(r.funcs)}, len(r.funcs)),
+		Result:       page.NewResult(items(r.funcs, days, nil, nil), page.Page{Number: 1, Size: len(r.funcs)}, len(r.funcs)),
 	}
 }
 
@@ -214,7 +214,7 @@ func TestJSONGolden(t *testing.T) {
 		Fim:          testFim.Format(time.DateOnly),
 		FusoHorario:  testZone,
 		Totais:       Somar(facts),
-		Result:       page.NewResult(items(listed, days), page.Page{Number: 1, Size: 3}, len(r.funcs)),
+		Result:       page.NewResult(items(listed, days, nil, nil), page.Page{Number: 1, Size: 3}, len(r.funcs)),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +274,7 @@ func BenchmarkReportJSON(b *testing.B) {
 		apurar(days, pListed)
 		apurar(facts, r.p)
 		_, err = json.Marshal(Relatorio{Totais: Somar(facts),
-			Result: page.NewResult(items(listed, days), page.Page{Number: 1, Size: 20}, len(r.funcs))})
+			Result: page.NewResult(items(listed, days, nil, nil), page.Page{Number: 1, Size: 20}, len(r.funcs))})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,292 @@
+package banco
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// errNaoEncontrado answers an employee asking for another's bank, as for
+// an unknown one.
+var errNaoEncontrado = apierr.NotFound("funcionário não encontrado")
+
+// Handlers serve the hour-bank routes.
+type Handlers struct {
+	store     *Store
+	banco     *Banco
+	employees *employee.Client
+	clock     *clock.Clock
+	zones     *fuso.Zones
+}
+
+// NewHandlers returns the handlers.
+func NewHandlers(store *Store, banco *Banco, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{store: store, banco: banco, employees: employees, clock: clk, zones: zones}
+}
+
+// Public mounts the routes on r, which must already verify the token.
+func (h *Handlers) Public(r fiber.Router) {
+	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
+	r.Get("/registropontos/banco-horas/politica", empresa, h.getPolitica)
+	r.Put("/registropontos/banco-horas/politica", empresa, h.putPolitica)
+	r.Get("/registropontos/funcionario/:funcionarioId/banco-horas",
+		jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleFuncionario), h.saldo)
+	r.Post("/registropontos/funcionario/:funcionarioId/banco-horas/movimentos", empresa, h.lancar)
+}
+
+// getPolitica is GET /registropontos/banco-horas/politica: 200 the
+// company's policy (off, with the defaults, when never set).
+func (h *Handlers) getPolitica(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	p, err := h.store.Politica(c.UserContext(), caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(p)
+}
+
+type politicaInput struct {
+	Ativo                *bool   `json:"ativo"`
+	PeriodoMeses         *int    `json:"periodoMeses"`
+	Inicio               *string `json:"inicio"`
+	LimiteCreditoMinutos *int    `json:"limiteCreditoMinutos"`
+	LimiteDebitoMinutos  *int    `json:"limiteDebitoMinutos"`
+}
+
+// check validates the body over the defaults: on, 6 months, from the
+// first day of today's month, no caps.
+func (in politicaInput) check(today time.Time) (bool, core.PoliticaBanco, error) {
+	ativo := in.Ativo == nil || *in.Ativo
+	p := core.PoliticaBanco{PeriodoMeses: core.BancoPeriodoPadrao,
+		Inicio: time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, time.UTC)}
+	v := validate.Errors{}
+	if in.PeriodoMeses != nil {
+		p.PeriodoMeses = *in.PeriodoMeses
+	}
+	if in.Inicio != nil {
+		d, ok := validate.DateISO(*in.Inicio)
+		v.Check(ok && !d.Before(request.Earliest), "inicio", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
+		p.Inicio = d
+	}
+	if in.LimiteCreditoMinutos != nil {
+		p.LimiteCredito = *in.LimiteCreditoMinutos
+	}
+	if in.LimiteDebitoMinutos != nil {
+		p.LimiteDebito = *in.LimiteDebitoMinutos
+	}
+	if len(v) == 0 {
+		// Each field on its own, so each gets its message.
+		base := core.PoliticaBanco{Inicio: p.Inicio, PeriodoMeses: core.BancoPeriodoPadrao}
+		fields := map[string]core.PoliticaBanco{
+			"periodoMeses":         {Inicio: base.Inicio, PeriodoMeses: p.PeriodoMeses},
+			"inicio":               base,
+			"limiteCreditoMinutos": {Inicio: base.Inicio, PeriodoMeses: base.PeriodoMeses, LimiteCredito: p.LimiteCredito},
+			"limiteDebitoMinutos":  {Inicio: base.Inicio, PeriodoMeses: base.PeriodoMeses, LimiteDebito: p.LimiteDebito},
+		}
+		for field, x := range fields {
+			if err := x.Validar(); err != nil {
+				v.Check(false, field, err.Error())
+			}
+		}
+	}
+	return ativo, p, v.Err()
+}
+
+// putPolitica is PUT /registropontos/banco-horas/politica {"ativo",
+// "periodoMeses", "inicio", "limiteCreditoMinutos",
+// "limiteDebitoMinutos"}: 200 the policy stored; 400 a period outside 1
+// to 12 months, a start that is not a month's first day, a negative or
+// too large cap.
+func (h *Handlers) putPolitica(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	var in politicaInput
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	zone, err := h.zones.Empresa(ctx, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	ativo, p, err := in.check(h.clock.Today(zone))
+	if err != nil {
+		return err
+	}
+	if err := h.store.salvar(ctx, caller.EmpresaID, caller.EmpresaID, ativo, p, h.clock.Now()); err != nil {
+		return err
+	}
+	out, err := h.store.Politica(ctx, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// saldo is GET /registropontos/funcionario/{funcionarioId}/banco-horas
+// ?ate=YYYY-MM-DD (default today, not in the future): 200 Saldo. The
+// company sees its employees', an employee only his own (404 otherwise,
+// as for another company's employee).
+func (h *Handlers) saldo(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	if caller.Role == jwtauth.RoleFuncionario && caller.FuncionarioID != id {
+		return errNaoEncontrado
+	}
+	ctx := c.UserContext()
+	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
+	if err != nil {
+		return err
+	}
+	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	if err != nil {
+		return err
+	}
+	today := h.clock.Today(zone)
+	ate := today
+	if s := c.Query("ate"); s != "" {
+		d, ok := validate.DateISO(s)
+		if !ok || d.Before(request.Earliest) || d.After(today) {
+			return apierr.Invalid(map[string]string{"ate": "data inválida (use AAAA-MM-DD, de 2000-01-01 até hoje)"})
+		}
+		ate = d
+	}
+	pol, err := h.store.Politica(ctx, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	var escala employee.Escala
+	if pol.Ativo {
+		if escala, err = h.employees.Escala(ctx, id); err != nil {
+			return err
+		}
+	}
+	var paramsErr error
+	saldos, err := h.banco.Saldos(ctx, caller.EmpresaID, []int64{id}, pol, ate, today.AddDate(0, 0, -1), time.Time{},
+		func(inicio, fim time.Time) relatorio.Params {
+			p, err := relatorio.ParamsFor(caller.EmpresaID, inicio, fim, f, escala)
+			paramsErr = err
+			return p
+		})
+	if err == nil {
+		err = paramsErr
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(saldos[id])
+}
+
+type lancarInput struct {
+	Data    *string `json:"data"`
+	Tipo    *string `json:"tipo"`
+	Minutos *int    `json:"minutos"`
+	Motivo  *string `json:"motivo" text:"multiline"`
+}
+
+// check validates the body: data, tipo (pagamento, desconto, compensacao,
+// ajuste), minutos (positive; for an ajuste, signed and not zero; at
+// most the largest cap) and motivo. It returns the movement with the
+// sign its tipo gives.
+func (in lancarInput) check(v validate.Errors) novo {
+	var n novo
+	if in.Data == nil {
+		v.Check(false, "data", "campo obrigatório")
+	} else if d, err := request.Date(*in.Data, "data"); err != nil {
+		v.Check(false, "data", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
+	} else {
+		n.data = d
+	}
+	sign, ok := 0, false
+	if in.Tipo != nil {
+		sign, ok = core.Manuais[*in.Tipo]
+		n.tipo = *in.Tipo
+	}
+	v.Check(ok, "tipo", "use pagamento, desconto, compensacao ou ajuste")
+	const max = 366 * core.LimiteExtras
+	switch {
+	case in.Minutos == nil:
+		v.Check(false, "minutos", "campo obrigatório")
+	case ok && sign == 0:
+		v.Check(*in.Minutos != 0 && *in.Minutos >= -max && *in.Minutos <= max, "minutos",
+			"minutos do ajuste: diferente de zero, entre -"+strconv.Itoa(max)+" e "+strconv.Itoa(max))
+		n.minutos = *in.Minutos
+	case ok:
+		v.Check(*in.Minutos >= 1 && *in.Minutos <= max, "minutos", "minutos: de 1 a "+strconv.Itoa(max))
+		n.minutos = sign * *in.Minutos
+	}
+	n.motivo = request.Motivo(v, in.Motivo, "motivo")
+	return n
+}
+
+// lancar is POST /registropontos/funcionario/{funcionarioId}/banco-horas
+// /movimentos: 201 the movement. 400 (body; a date in the future or
+// before the bank's start), 404 (not the company's employee), 409 (the
+// bank off: banco_horas_inativo; a closed period: periodo_fechado).
+func (h *Handlers) lancar(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	id, err := request.ID(c, "funcionarioId")
+	if err != nil {
+		return err
+	}
+	var in lancarInput
+	if err := request.DecodeJSON(c, &in); err != nil {
+		return err
+	}
+	v := validate.Errors{}
+	n := in.check(v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
+	if err != nil {
+		return err
+	}
+	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	if err != nil {
+		return err
+	}
+	pol, err := h.store.Politica(ctx, caller.EmpresaID)
+	if err != nil {
+		return err
+	}
+	if !pol.Ativo {
+		return ErrInativo
+	}
+	if n.data.After(h.clock.Today(zone)) || n.data.Before(pol.Core().Inicio) {
+		return apierr.Invalid(map[string]string{"data": "a data deve estar entre o início do banco de horas (" +
+			*pol.Inicio + ") e hoje"})
+	}
+	n.empresaID, n.funcionarioID, n.autor = caller.EmpresaID, id, caller.EmpresaID
+	out, err := h.store.lancar(ctx, n, h.clock.Now())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(out)
+}

@@ -1,0 +1,81 @@
+package relatorio
+
+import (
+	"context"
+	"time"
+
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+)
+
+// DSR is a weekly rest day of the period (core.DSRs): lost (perdido) when
+// an unexcused absence falls in the six days before it, with those
+// absences' dates.
+type DSR struct {
+	Data    string   `json:"data"`
+	Perdido bool     `json:"perdido"`
+	Faltas  []string `json:"faltas"`
+}
+
+// Antes is the first date to read for a period starting inicio: the
+// DSR of its first days depends on the absences of the six days before.
+func Antes(inicio time.Time) time.Time { return inicio.AddDate(0, 0, -core.DiasSemanaDSR) }
+
+// DSRs computes each employee's rest days from inicio to ate from the
+// computed days (read from Antes(inicio)), by employee.
+func DSRs(days []Dia, p Params, inicio, ate time.Time) map[int64][]DSR {
+	ausente := map[int64]map[string]bool{}
+	for i := range days {
+		if d := &days[i]; d.ausencia {
+			if ausente[d.FuncionarioID] == nil {
+				ausente[d.FuncionarioID] = map[string]bool{}
+			}
+			ausente[d.FuncionarioID][d.Data] = true
+		}
+	}
+	out := make(map[int64][]DSR, len(p.Funcionarios))
+	for _, id := range p.Funcionarios {
+		list := []DSR{}
+		for _, r := range core.DSRs(p.escalas[id], inicio, ate, ausente[id]) {
+			x := DSR{Data: r.Data.Format(time.DateOnly), Perdido: r.Perdido, Faltas: make([]string, 0, len(r.Faltas))}
+			for _, f := range r.Faltas {
+				x.Faltas = append(x.Faltas, f.Format(time.DateOnly))
+			}
+			list = append(list, x)
+		}
+		out[id] = list
+	}
+	return out
+}
+
+// Desde drops, in place, the rows dated before inicio (read only for the
+// DSR).
+func Desde(days []Dia, inicio time.Time) []Dia {
+	from := inicio.Format(time.DateOnly)
+	out := days[:0]
+	for _, d := range days {
+		if d.Data >= from {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// perdidos counts the lost rest days of ds.
+func perdidos(ds []DSR) int {
+	n := 0
+	for _, d := range ds {
+		if d.Perdido {
+			n++
+		}
+	}
+	return n
+}
+
+// BancoHoras computes the hour bank of the report's listed employees
+// (package banco, which reads the report's rows: hence an interface):
+// by employee, the balance at ate and the movements from inicio.
+type BancoHoras interface {
+	Relatorio(ctx context.Context, empresaID int64, listed []employee.Funcionario, escalas map[int64]*core.Escala,
+		inicio, ate, hoje time.Time) (map[int64]any, error)
+}
