@@ -72,6 +72,9 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 		b.ApuradoAte != "2024-04-21" {
 		t.Fatalf("timesheet hour bank %+v", b)
 	}
+	r = e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-04&formato=pdf", w.id), c.token, nil)
+	want(t, r, 200)
+	wantText(t, pdfText(t, r), "DSR perdidos", "2024-04-14 (faltas: 2024-04-10)", "Banco de horas", "credito")
 
 	var rel struct {
 		Totais dsrTotais `json:"totais"`

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
+	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )
 
 // Titulo is the timesheet's title.
@@ -64,6 +66,8 @@ func PDF(e Espelho, now time.Time, assinatura string) ([]byte, error) {
 	p.Field("Adicional noturno", horas(t.MinutosNoturnos)+" (hora reduzida: "+horas(t.MinutosNoturnosReduzidos)+")")
 	p.Field("Faltas", strconv.Itoa(t.Faltas))
 	p.Field("Horas abonadas", horas(t.MinutosAbonados))
+	p.Field("DSR perdidos", dsrPerdidos(e.DSR))
+	bancoHoras(p, e.BancoHoras)
 	p.Text("Tolerância do art. 58, §1º da CLT: variações de até 5 minutos por marcação e 10 por dia não são " +
 		"computadas. Alertas: intervalo insuficiente (art. 71), descanso entre jornadas inferior a 11 horas " +
 		"(art. 66), mais de 2 horas extras no dia (art. 59), marcação fora do local de trabalho.")
@@ -153,6 +157,38 @@ func derefOr(s *string, alt string) string {
 		return alt
 	}
 	return *s
+}
+
+// dsrPerdidos lists the month's lost weekly rest days with the absences
+// that cost them (Lei 605/49 art. 6), "nenhum" when none.
+func dsrPerdidos(ds []relatorio.DSR) string {
+	var out []string
+	for _, d := range ds {
+		if d.Perdido {
+			out = append(out, d.Data+" (faltas: "+strings.Join(d.Faltas, ", ")+")")
+		}
+	}
+	if len(out) == 0 {
+		return "nenhum"
+	}
+	return strings.Join(out, "; ")
+}
+
+// bancoHoras writes the hour bank's balance and the month's movements,
+// when the company's bank is on.
+func bancoHoras(p *documento.PDF, b banco.Saldo) {
+	if !b.Ativo || b.Periodo == nil {
+		return
+	}
+	p.Section("Banco de horas")
+	p.Field("Saldo em "+b.Ate, horas(b.SaldoMinutos)+" (período de compensação "+b.Periodo.Inicio+" a "+b.Periodo.Fim+")")
+	var rows [][]string
+	for _, m := range b.Movimentos {
+		rows = append(rows, []string{m.Data, m.Tipo, horas(m.Minutos), horas(m.ExcedenteMinutos), horas(m.SaldoMinutos), m.Motivo})
+	}
+	if len(rows) > 0 {
+		p.Table([]float64{22, 25, 18, 20, 18, 90}, []string{"Data", "Movimento", "Minutos", "Excedente", "Saldo", "Motivo"}, rows)
+	}
 }
 
 // horas writes minutes as H:MM ("-0:20" when negative).
