@@ -169,5 +169,48 @@ func checkServiceRole(ctx context.Context, conn *pgx.Conn, role string) error {
 	case super:
 		return fmt.Errorf("database: grant: the service role %s is a superuser, which no grant restrains", role)
 	}
+	return checkOwnsNothing(ctx, conn, role)
+}
+
+// checkOwnsNothing refuses a service role that owns, itself or through a
+// role it belongs to, what a grant cannot restrain: the migrating role,
+// the database or the schema (their owners may drop any table in them),
+// or a table or sequence (its owner may alter it and disable its
+// triggers). A database migrated before the service had a role of its own
+// is owned by the service's role: REASSIGN OWNED fixes it once. It also
+// refuses tables the migrating role cannot grant on, which GRANT would
+// skip with a mere warning.
+func checkOwnsNothing(ctx context.Context, conn *pgx.Conn, role string) error {
+	var ownsMigrator, ownsDatabase, ownsSchema bool
+	var owned, foreign string
+	err := conn.QueryRow(ctx, `
+		SELECT pg_has_role(r.oid, me.oid, 'MEMBER'),
+			pg_has_role(r.oid, d.datdba, 'MEMBER'),
+			pg_has_role(r.oid, n.nspowner, 'MEMBER'),
+			coalesce((SELECT string_agg(c.relname, ', ' ORDER BY c.relname) FROM pg_class c
+				WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'S', 'v', 'm')
+					AND pg_has_role(r.oid, c.relowner, 'MEMBER')), ''),
+			coalesce((SELECT string_agg(c.relname, ', ' ORDER BY c.relname) FROM pg_class c
+				WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'S')
+					AND NOT pg_has_role(me.oid, c.relowner, 'MEMBER')), '')
+		FROM pg_roles r, pg_roles me, pg_database d, pg_namespace n
+		WHERE r.rolname = $1 AND me.rolname = current_user AND d.datname = current_database()
+			AND n.oid = current_schema()::regnamespace`, role).
+		Scan(&ownsMigrator, &ownsDatabase, &ownsSchema, &owned, &foreign)
+	switch {
+	case err != nil:
+		return fmt.Errorf("database: grant: ownership of %s: %w", role, err)
+	case ownsMigrator:
+		return fmt.Errorf("database: grant: the service role %s is a member of the role migrations run as", role)
+	case ownsDatabase || ownsSchema:
+		return fmt.Errorf("database: grant: the service role %s owns the database or its schema, "+
+			"and could drop any table in it: give them to the role migrations run as", role)
+	case owned != "":
+		return fmt.Errorf("database: grant: the service role %s owns %s: as an administrator, "+
+			"REASSIGN OWNED BY %s TO <the role migrations run as>, once", role, owned, pgx.Identifier{role}.Sanitize())
+	case foreign != "":
+		return fmt.Errorf("database: grant: %s belong to another role than the one migrations run as, "+
+			"which cannot grant on them", foreign)
+	}
 	return nil
 }

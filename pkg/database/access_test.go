@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/ponto/ponto/pkg/database"
@@ -94,6 +95,40 @@ func TestGrantRefusesTheOwnerAndUnknownRoles(t *testing.T) {
 	for role, want := range map[string]string{me: "is the role migrations run as", "ponto_no_such_role": "does not exist", "": "empty"} {
 		if err := database.Grant(ctx, ownerURL, role); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Grant(%q) = %v, want %q", role, err, want)
+		}
+	}
+}
+
+// A service role that owns what a grant cannot restrain is refused: a
+// record table (as when it ran the migrations before it had an owner
+// beside it), the database or its schema (whose owners may drop tables).
+func TestGrantRefusesAServiceRoleThatOwnsSomething(t *testing.T) {
+	t.Parallel()
+	_, url := dbtest.NewWithURL(t, accessMigrations)
+	ctx := context.Background()
+	owner := dbtest.AsOwner(t, url)
+	ownerURL := owner.Config().ConnString()
+	var db string
+	if err := owner.QueryRow(ctx, `SELECT current_database()`).Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	role := pgx.Identifier{dbtest.ServiceRole}.Sanitize()
+	for _, c := range []struct{ give, takeBack, want string }{
+		{`ALTER TABLE records OWNER TO ` + role, `ALTER TABLE records OWNER TO CURRENT_USER`, "owns records, records_id_seq: as an administrator, REASSIGN OWNED"},
+		{`ALTER DATABASE ` + pgx.Identifier{db}.Sanitize() + ` OWNER TO ` + role,
+			`ALTER DATABASE ` + pgx.Identifier{db}.Sanitize() + ` OWNER TO CURRENT_USER`, "owns the database or its schema"},
+	} {
+		if _, err := owner.Exec(ctx, c.give); err != nil {
+			t.Fatal(err)
+		}
+		if err := database.Grant(ctx, ownerURL, dbtest.ServiceRole); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Grant after %s = %v, want %q", c.give, err, c.want)
+		}
+		if _, err := owner.Exec(ctx, c.takeBack); err != nil {
+			t.Fatal(err)
+		}
+		if err := database.Grant(ctx, ownerURL, dbtest.ServiceRole); err != nil {
+			t.Errorf("Grant after %s: %v", c.takeBack, err)
 		}
 	}
 }
