@@ -245,3 +245,42 @@ func TestDashboard(t *testing.T) {
 		t.Error("the dashboard ConfigMap does not hold charts/ponto/dashboards/ponto.json")
 	}
 }
+
+// TestPrometheusRuleAlerts: the rule holds the alerts the platform team
+// relies on, each on a series the services export (the names the e2e
+// scrape requires of them, tools/e2e/metrics_test.go).
+func TestPrometheusRuleAlerts(t *testing.T) {
+	want := map[string]string{
+		"PontoErrosAltos":           "http_requests_total",
+		"PontoLatenciaAlta":         "http_request_duration_seconds_bucket",
+		"PontoPodReiniciando":       "kube_pod_container_status_restarts_total",
+		"PontoCadeiaQuebrada":       "ponto_chain_broken_companies",
+		"PontoCertificadoExpirando": "signing_certificate_days_left",
+	}
+	rules := byKind(render(t, "production", monitoringOn...), "PrometheusRule")
+	if len(rules) != 1 {
+		t.Fatalf("%d PrometheusRules rendered; want 1", len(rules))
+	}
+	got := map[string]string{}
+	groups, _ := rules[0]["spec"].(map[string]any)["groups"].([]any)
+	for _, g := range groups {
+		rs, _ := g.(map[string]any)["rules"].([]any)
+		for _, r := range rs {
+			m := r.(map[string]any)
+			alert, _ := m["alert"].(string)
+			expr, _ := m["expr"].(string)
+			got[alert] = expr
+		}
+	}
+	for alert, series := range want {
+		expr, ok := got[alert]
+		switch {
+		case !ok:
+			t.Errorf("no alert %s", alert)
+		case !strings.Contains(expr, series+"{"):
+			t.Errorf("alert %s: %q does not read %s", alert, expr, series)
+		case series != "kube_pod_container_status_restarts_total" && !strings.Contains(expr, `namespace="`+namespace+`"`):
+			t.Errorf("alert %s: %q is not bound to the release's namespace", alert, expr)
+		}
+	}
+}
