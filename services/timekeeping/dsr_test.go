@@ -29,10 +29,14 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 	e := newEnv(t)
 	c := e.company(1)
 	dep := e.departamento(c, "Loja")
-	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"departamentoId": dep})
+	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"departamentoId": dep, "nome": "Ana Lima"})
+	// Bruno, admitted on the 11th, works every day from then on: the
+	// days before his admission are no absences.
+	novato := e.funcionario(c, w.escalaID, map[string]any{"departamentoId": dep, "nome": "Bruno Reis",
+		"dataAdmissao": "11/04/2024"})
 	for d := 1; d <= 19; d++ {
 		day := time.Date(2024, 4, d, 0, 0, 0, 0, time.UTC)
-		if wd := day.Weekday(); wd == time.Saturday || wd == time.Sunday || d == 10 || d == 16 {
+		if wd := day.Weekday(); wd == time.Saturday || wd == time.Sunday {
 			continue
 		}
 		saida := 0
@@ -41,7 +45,12 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 		}
 		for _, at := range []time.Time{local(2024, 4, d, 8, 0), local(2024, 4, d, 12, 0), local(2024, 4, d, 13, 0),
 			local(2024, 4, d, 17, saida)} {
-			e.punch(w, at)
+			if d != 10 && d != 16 {
+				e.punch(w, at)
+			}
+			if d >= 11 {
+				e.punch(novato, at.Add(time.Minute/2))
+			}
 		}
 	}
 	e.clock.set(local(2024, 4, 22, 10, 0))
@@ -90,7 +99,13 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 	r = e.pub("GET", "/registropontos/departamento/"+url.PathEscape("Loja")+"?inicio=2024-04-11&fim=2024-04-21", c.token, nil)
 	want(t, r, 200)
 	r.into(t, &rel)
+	if len(rel.Itens) != 2 {
+		t.Fatalf("%d employees in the report", len(rel.Itens))
+	}
 	it := rel.Itens[0]
+	if bruno := rel.Itens[1]; bruno.Totais.DSRPerdidos != 0 || len(bruno.DSR) != 2 {
+		t.Fatalf("the newcomer's DSR %+v", bruno.DSR)
+	}
 	if !reflect.DeepEqual(it.DSR, wantDSR[1:]) || it.Totais.DSRPerdidos != 1 || rel.Totais.DSRPerdidos != 1 {
 		t.Fatalf("report DSR %+v, %d lost, department %d", it.DSR, it.Totais.DSRPerdidos, rel.Totais.DSRPerdidos)
 	}

@@ -64,6 +64,17 @@ type Funcionario struct {
 	schedule *core.Escala
 }
 
+// Admissao is the admission date of the record (the employee service
+// answers it as an ISO timestamp), false without one.
+func (f Funcionario) Admissao() (time.Time, bool) {
+	var s *string
+	if raw, ok := f.Raw["dataAdmissao"]; !ok || json.Unmarshal(raw, &s) != nil || s == nil || len(*s) < 10 {
+		return time.Time{}, false
+	}
+	d, err := time.Parse(time.DateOnly, (*s)[:10])
+	return d, err == nil
+}
+
 // Zone is the employee's own time zone, nil for his company's.
 func (f Funcionario) Zone() *string { return f.FusoHorario }
 

@@ -22,11 +22,12 @@ type DSR struct {
 func Antes(inicio time.Time) time.Time { return inicio.AddDate(0, 0, -core.DiasSemanaDSR) }
 
 // DSRs computes each employee's rest days from inicio to ate from the
-// computed days (read from Antes(inicio)), by employee.
+// computed days (read from Antes(inicio)), by employee. The days before
+// an employee's admission are no absences.
 func DSRs(days []Dia, p Params, inicio, ate time.Time) map[int64][]DSR {
 	ausente := map[int64]map[string]bool{}
 	for i := range days {
-		if d := &days[i]; d.ausencia {
+		if d := &days[i]; d.ausencia && d.Data >= p.admissoes[d.FuncionarioID] {
 			if ausente[d.FuncionarioID] == nil {
 				ausente[d.FuncionarioID] = map[string]bool{}
 			}

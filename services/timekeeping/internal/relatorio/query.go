@@ -24,8 +24,10 @@ func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 // carry each employee's schedule for the record core.
 type Params struct {
 	reportsql.Params
-	// escalas are each employee's schedules as the core reads them.
-	escalas map[int64]*core.Escala
+	// escalas are each employee's schedules as the core reads them;
+	// admissoes the admission dates (YYYY-MM-DD) of those who have one.
+	escalas   map[int64]*core.Escala
+	admissoes map[int64]string
 }
 
 // Dia is one employee's day in the report.

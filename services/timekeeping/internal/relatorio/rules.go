@@ -116,9 +116,12 @@ func escalasOf(escalas map[int64]employee.Escala) (map[int64]*core.Escala, error
 // schedules are in escalas (by schedule id).
 func NewParams(empresaID int64, inicio, fim time.Time, funcs []employee.Funcionario, escalas map[int64]*core.Escala) Params {
 	p := Params{Params: reportsql.Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim,
-		Funcionarios: make([]int64, 0, len(funcs))}, escalas: map[int64]*core.Escala{}}
+		Funcionarios: make([]int64, 0, len(funcs))}, escalas: map[int64]*core.Escala{}, admissoes: map[int64]string{}}
 	for _, f := range funcs {
 		p.Funcionarios = append(p.Funcionarios, f.ID)
+		if d, ok := f.Admissao(); ok {
+			p.admissoes[f.ID] = d.Format(time.DateOnly)
+		}
 		e := escalas[f.EscalaTrabalhoID]
 		p.escalas[f.ID] = e
 		if e == nil {
