@@ -77,6 +77,7 @@ func Janela(p core.PoliticaBanco, ate time.Time) time.Time {
 func (b *Banco) Saldos(ctx context.Context, empresaID int64, ids []int64, pol Politica, ate, apurarAte, desde time.Time,
 	params func(inicio, fim time.Time) relatorio.Params) (map[int64]Saldo, error) {
 	out := make(map[int64]Saldo, len(ids))
+	apurarAte = minDate(apurarAte, ate)
 	if !pol.Ativo {
 		for _, id := range ids {
 			out[id] = Saldo{FuncionarioID: id, Ate: ate.Format(time.DateOnly), ApuradoAte: apurarAte.Format(time.DateOnly),
@@ -87,7 +88,7 @@ func (b *Banco) Saldos(ctx context.Context, empresaID int64, ids []int64, pol Po
 	p := pol.Core()
 	p.Inicio = Janela(p, ate)
 	dias := map[int64][]core.DiaBanco{}
-	if apurarAte = minDate(apurarAte, ate); !apurarAte.Before(p.Inicio) {
+	if !apurarAte.Before(p.Inicio) {
 		rp := params(p.Inicio, apurarAte)
 		days, err := b.days.Days(ctx, rp)
 		if err != nil {
