@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
@@ -17,19 +22,124 @@ func TestRefresh(t *testing.T) {
 	rt := login.str("refreshToken")
 
 	a := h.refresh(rt).expect(t, http.StatusOK)
-	if len(a.body) != 1 || a.str("accessToken") == "" {
-		t.Fatalf("refresh answer %s, want exactly accessToken", a.raw)
+	next := a.str("refreshToken")
+	if len(a.body) != 2 || a.str("accessToken") == "" || next == "" || next == rt {
+		t.Fatalf("refresh answer %s, want accessToken and a new refreshToken", a.raw)
 	}
 	c := h.verify(h.verifier(), a.str("accessToken"))
 	if c.Role != jwtauth.RoleEmpresa || c.EmpresaID != empresaID || c.Subject != "empresa:10" {
 		t.Errorf("claims %+v", c)
 	}
-	// No rotation: the same refresh token keeps working.
-	h.refresh(rt).expect(t, http.StatusOK)
+	// Rotation: the successor works and hands out its own successor.
+	h.refresh(next).expect(t, http.StatusOK)
 	// The account was re-checked with company-billing each time.
 	if n := len(h.billing.callsTo("GET /internal/empresas/10")); n != 2 {
 		t.Errorf("%d company look-ups, want 2", n)
 	}
+}
+
+// Reusing a rotated refresh token revokes its whole session (RFC 9700):
+// the thief and the victim both lose it, the account's other sessions
+// do not.
+func TestRefreshReuseRevokesFamily(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	other := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	rt0 := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	rt1 := h.refresh(rt0).expect(t, http.StatusOK).str("refreshToken")
+	rt2 := h.refresh(rt1).expect(t, http.StatusOK).str("refreshToken")
+
+	h.refresh(rt0).expectError(t, http.StatusUnauthorized, "refresh_token_invalido") // the replay
+	h.refresh(rt2).expectError(t, http.StatusUnauthorized, "refresh_token_invalido") // the family's live token
+	h.refresh(rt1).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(other).expect(t, http.StatusOK)
+	members := h.rdb.ZCard(context.Background(), h.cfg.Auth.RedisPrefix+"rt:sub:empresa:10").Val()
+	if members != 1 {
+		t.Errorf("subject index has %d members, want 1 (the other session)", members)
+	}
+
+	// Logging out with a rotated token also ends its session.
+	s0 := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	s1 := h.refresh(s0).expect(t, http.StatusOK).str("refreshToken")
+	h.post("/auth/logout", map[string]string{"refreshToken": s0}).expect(t, http.StatusNoContent)
+	h.refresh(s1).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+
+	// A forged secret in a live family is a replay as well.
+	f0 := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	family, _, _ := strings.Cut(f0, ".")
+	h.refresh(family+".forged").expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(f0).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+}
+
+// Of simultaneous refreshes with one token at most one succeeds: the
+// check and the rotation are one Redis script.
+func TestRefreshConcurrentRotation(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	for round := range 5 {
+		rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+		const n = 8
+		statuses := make(chan int, n)
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() { statuses <- h.refresh(rt).status })
+		}
+		wg.Wait()
+		close(statuses)
+		ok := 0
+		for st := range statuses {
+			switch st {
+			case http.StatusOK:
+				ok++
+			case http.StatusUnauthorized:
+			default:
+				t.Errorf("round %d: status %d", round, st)
+			}
+		}
+		if ok > 1 {
+			t.Errorf("round %d: %d of %d concurrent refreshes succeeded, want at most 1", round, ok, n)
+		}
+	}
+}
+
+// Rotation stores nothing per refresh: a session is one record however
+// often it rotates, and it keeps its login's expiry.
+func TestRefreshRotationKeepsOneRecord(t *testing.T) {
+	t.Parallel()
+	h := start(t, func(c *Config) { c.Auth.RefreshTokenTTL = 3 * time.Second })
+	rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
+	before := len(h.dump())
+	for range 10 {
+		rt = h.refresh(rt).expect(t, http.StatusOK).str("refreshToken")
+	}
+	if after := len(h.dump()); after != before {
+		t.Errorf("%d keys after 10 rotations, %d before", after, before)
+	}
+	time.Sleep(3200 * time.Millisecond)
+	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+}
+
+// A refresh token issued before rotation existed (no family part, a
+// record without cur) still works once and then rotates like any other.
+func TestRefreshPreRotationToken(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	legacy := "bGVnYWN5LXRva2VuLWZyb20tYmVmb3JlLXJvdGF0aW9uMQ"
+	sum := sha256.Sum256([]byte(legacy))
+	hash := hex.EncodeToString(sum[:])
+	ctx := context.Background()
+	exp := time.Now().Add(time.Hour).UnixMilli()
+	p := h.cfg.Auth.RedisPrefix
+	h.rdb.HSet(ctx, p+"rt:"+hash, "role", "empresa", "sub", "empresa:10", "empresaId", empresaID, "funcionarioId", 0, "exp", exp)
+	h.rdb.ZAdd(ctx, p+"rt:sub:empresa:10", redis.Z{Score: float64(exp), Member: hash})
+
+	next := h.refresh(legacy).expect(t, http.StatusOK).str("refreshToken")
+	if !strings.HasPrefix(next, legacy+".") {
+		t.Errorf("successor %q is not in the legacy token's family", next)
+	}
+	after := h.refresh(next).expect(t, http.StatusOK).str("refreshToken")
+	h.refresh(legacy).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	h.refresh(after).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
 }
 
 // The two documented error answers: 400 (missing or not a string) and 401
@@ -57,7 +167,7 @@ func TestRefreshExpires(t *testing.T) {
 	t.Parallel()
 	h := start(t, func(c *Config) { c.Auth.RefreshTokenTTL = 2 * time.Second })
 	rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
-	h.refresh(rt).expect(t, http.StatusOK)
+	rt = h.refresh(rt).expect(t, http.StatusOK).str("refreshToken")
 	time.Sleep(2200 * time.Millisecond)
 	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
 	if n := h.keysMatching("rt:"); n != 0 {
@@ -78,7 +188,7 @@ func TestRefreshRechecksAccount(t *testing.T) {
 	h.billing.setDown(true)
 	h.refresh(rt).expectError(t, http.StatusServiceUnavailable, "dependencia_indisponivel")
 	h.billing.setDown(false)
-	h.refresh(rt).expect(t, http.StatusOK)
+	rt = h.refresh(rt).expect(t, http.StatusOK).str("refreshToken")
 
 	h.employees.set(funcID, "ativo", false)
 	h.refresh(frt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")

@@ -6,6 +6,7 @@ require (
 	github.com/ardanlabs/conf/v3 v3.10.0
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/ponto/ponto/pkg v0.0.0
+	golang.org/x/sync v0.24.0
 )
 
 require (

@@ -53,7 +53,7 @@ type workload struct {
 func (r *runner) workloads(rep *Report) []workload {
 	spread := r.clockInPool(r.data.Spread)
 	single := r.clockInPool([]seed.Company{r.data.Big})
-	logins := &loginState{}
+	logins := newLoginState()
 	report := &reportState{}
 	receipt := &receiptState{}
 	return []workload{
@@ -271,15 +271,72 @@ func clockIn(pool []puncher) load.Op {
 
 // loginState shares the refresh tokens the login workload obtained with
 // the refresh workload: each employee's latest, as his app would keep it.
-// An older one may be gone: auth keeps AUTH_MAX_SESSIONS live tokens per
-// account, and a small seed logs each employee in more often than that.
+// Auth rotates refresh tokens and ends the session when a rotated one
+// comes back, so a token is used by one worker at a time and replaced by
+// its successor: free holds the indexes of the tokens no worker holds.
+// A token auth refused (AUTH_MAX_SESSIONS evicted its session: a small
+// seed logs each employee in more often than that) is set aside until the
+// employee's next login.
 type loginState struct {
 	mu      sync.Mutex
 	refresh []string
 	of      map[string]int // index in refresh by employee e-mail
+	dead    map[int]bool   // refused tokens, not in free
+	free    chan int
 }
 
 const keepRefreshTokens = 2000
+
+func newLoginState() *loginState {
+	return &loginState{of: map[string]int{}, dead: map[int]bool{}, free: make(chan int, keepRefreshTokens)}
+}
+
+// store keeps email's latest login token.
+func (s *loginState) store(email, token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i, ok := s.of[email]; ok {
+		s.refresh[i] = token
+		if s.dead[i] {
+			delete(s.dead, i)
+			s.free <- i
+		}
+		return
+	}
+	if len(s.refresh) < keepRefreshTokens {
+		s.of[email] = len(s.refresh)
+		s.refresh = append(s.refresh, token)
+		s.free <- len(s.refresh) - 1
+	}
+}
+
+// take hands out a token no other worker holds; the caller gives it back
+// with put.
+func (s *loginState) take(ctx context.Context) (int, string, error) {
+	select {
+	case i := <-s.free:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return i, s.refresh[i], nil
+	case <-time.After(10 * time.Second):
+		return 0, "", fmt.Errorf("nenhum refresh token livre: o login não rodou")
+	case <-ctx.Done():
+		return 0, "", ctx.Err()
+	}
+}
+
+// put gives token i back: its successor when next is set, else (refused)
+// it waits for the employee's next login.
+func (s *loginState) put(i int, next string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if next == "" {
+		s.dead[i] = true
+		return
+	}
+	s.refresh[i] = next
+	s.free <- i
+}
 
 // login is the employee's code flow: ask for a code, wait for the e-mail,
 // log in with it. Worker w uses the employees whose index is w modulo the
@@ -323,46 +380,42 @@ func (r *runner) login(state *loginState) load.Op {
 		if err := json.Unmarshal(resp.Body(), &out); err != nil || out.Token == "" || out.RefreshToken == "" {
 			return fmt.Errorf("login sem token: %.200s", resp.Body())
 		}
-		state.mu.Lock()
-		if i, ok := state.of[e.Email]; ok {
-			state.refresh[i] = out.RefreshToken
-		} else if len(state.refresh) < keepRefreshTokens {
-			if state.of == nil {
-				state.of = make(map[string]int)
-			}
-			state.of[e.Email] = len(state.refresh)
-			state.refresh = append(state.refresh, out.RefreshToken)
-		}
-		state.mu.Unlock()
+		state.store(e.Email, out.RefreshToken)
 		return nil
 	}
 }
 
-// refresh is POST /auth/refresh-token with the login workload's tokens.
+// refresh is POST /auth/refresh-token with the login workload's tokens,
+// each replaced by the successor the answer carries.
 func refresh(state *loginState) load.Op {
 	return func(w *load.Worker) error {
-		state.mu.Lock()
-		n := len(state.refresh)
-		var tok string
-		if n > 0 {
-			tok = state.refresh[w.Own(n)]
+		i, tok, err := state.take(context.Background())
+		if err != nil {
+			return err
 		}
-		state.mu.Unlock()
-		if tok == "" {
-			return fmt.Errorf("nenhum refresh token: o login não rodou")
-		}
+		next := ""
+		defer func() { state.put(i, next) }()
 		req, resp := w.Req, w.Resp
 		load.Request(req, fasthttp.MethodPost, "/auth/refresh-token", "")
 		load.JSON(req, []byte(`{"refreshToken":"`+tok+`"}`))
 		if err := w.Do(req, resp); err != nil {
+			next = tok // not answered: the token was not spent
 			return err
 		}
 		if err := load.Expect(resp, http.StatusOK); err != nil {
+			if resp.StatusCode() != http.StatusUnauthorized {
+				next = tok
+			}
 			return err
 		}
-		if !strings.Contains(string(resp.Body()), `"accessToken"`) {
-			return fmt.Errorf("refresh sem accessToken: %.200s", resp.Body())
+		var out struct {
+			AccessToken  string `json:"accessToken"`
+			RefreshToken string `json:"refreshToken"`
 		}
+		if err := json.Unmarshal(resp.Body(), &out); err != nil || out.AccessToken == "" || out.RefreshToken == "" {
+			return fmt.Errorf("refresh sem accessToken ou refreshToken: %.200s", resp.Body())
+		}
+		next = out.RefreshToken
 		return nil
 	}
 }

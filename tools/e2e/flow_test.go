@@ -151,19 +151,26 @@ func TestWorkdayThroughTheGateway(t *testing.T) {
 	// A photo: uploaded by the employee, downloaded by her and her company.
 	checkPhoto(t, e, c, f)
 
-	// The refresh token: a new access token that works, then logout, then
+	// The refresh token: a new access token that works and the refresh
+	// token's successor, then logout with the successor, then both
 	// refused.
-	access := api.do(t, request{Method: http.MethodPost, Path: "/auth/refresh-token", CheckRequest: true,
-		Body: map[string]string{"refreshToken": f.Refresh}}).expect(t, http.StatusOK).object(t).str("accessToken")
+	renewed := api.do(t, request{Method: http.MethodPost, Path: "/auth/refresh-token", CheckRequest: true,
+		Body: map[string]string{"refreshToken": f.Refresh}}).expect(t, http.StatusOK).object(t)
+	access, next := renewed.str("accessToken"), renewed.str("refreshToken")
+	if next == "" || next == f.Refresh {
+		t.Fatalf("refresh answered refreshToken %q; want a new one", next)
+	}
 	own := api.do(t, request{Method: http.MethodGet, Path: "/registropontos/me?inicio=" + yesterday + "&fim=" + day.Format(time.DateOnly), Token: access, CheckRequest: true}).
 		expect(t, http.StatusOK).object(t)
 	if own.int("total") != 6 { // four punches, the split-shift entrada and the absence
 		t.Errorf("GET /registropontos/me with the refreshed token: total %d; want 6: %v", own.int("total"), own)
 	}
 	api.do(t, request{Method: http.MethodPost, Path: "/auth/logout", CheckRequest: true,
-		Body: map[string]string{"refreshToken": f.Refresh}}).expect(t, http.StatusNoContent)
-	api.do(t, request{Method: http.MethodPost, Path: "/auth/refresh-token", CheckRequest: true,
-		Body: map[string]string{"refreshToken": f.Refresh}}).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+		Body: map[string]string{"refreshToken": next}}).expect(t, http.StatusNoContent)
+	for _, rt := range []string{next, f.Refresh} {
+		api.do(t, request{Method: http.MethodPost, Path: "/auth/refresh-token", CheckRequest: true,
+			Body: map[string]string{"refreshToken": rt}}).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+	}
 
 	// After the day, Prometheus can scrape every service.
 	checkMetrics(t, e)

@@ -184,10 +184,20 @@ func (p *prober) punchLoop(loopCtx, ctx context.Context) {
 	}
 }
 
+// refreshLoop refreshes as the app does: each 200 carries the refresh
+// token's successor, which the next refresh sends (auth rotates them, and
+// a rotated token sent again would end the session).
 func (p *prober) refreshLoop(ctx context.Context) {
+	token := p.f.Refresh
 	for ctx.Err() == nil {
-		p.send(ctx, "refresh", request{Method: http.MethodPost, Path: "/auth/refresh-token",
-			Body: map[string]string{"refreshToken": p.f.Refresh}})
+		ev := p.send(ctx, "refresh", request{Method: http.MethodPost, Path: "/auth/refresh-token",
+			Body: map[string]string{"refreshToken": token}})
+		var out struct {
+			RefreshToken string `json:"refreshToken"`
+		}
+		if ev.status == http.StatusOK && json.Unmarshal(ev.answer.Body, &out) == nil && out.RefreshToken != "" {
+			token = out.RefreshToken
+		}
 		sleep(ctx, 200*time.Millisecond)
 	}
 }

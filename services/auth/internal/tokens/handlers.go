@@ -62,10 +62,11 @@ func decodeRefresh(c *fiber.Ctx) (string, error) {
 	return in.RefreshToken, errs.Err()
 }
 
-// refresh: POST /auth/refresh-token {"refreshToken"} → 200 {"accessToken"}.
-// The refresh token is not rotated: the contract answers only an access
-// token, so the client keeps using the refresh token it has until it
-// expires (30 days) or is revoked.
+// refresh: POST /auth/refresh-token {"refreshToken"} → 200
+// {"accessToken", "refreshToken"}. The refresh token rotates: the answer
+// carries its successor and the one sent stops working; sending it again
+// later revokes the session (RFC 9700). The account is re-checked before
+// the rotation, so a peer outage (503) leaves the client's token valid.
 func (h *Handlers) refresh(c *fiber.Ctx) error {
 	token, err := decodeRefresh(c)
 	if err != nil {
@@ -74,6 +75,7 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	id, err := h.Refresh.Lookup(ctx, token)
 	if errors.Is(err, ErrUnknownRefresh) {
+		h.logReplay(ctx, err)
 		return errRefreshInvalid
 	}
 	if err != nil {
@@ -84,8 +86,8 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 		return err
 	}
 	if !ok {
-		// The account was blocked, deactivated or removed: this token is
-		// dead for good, whatever happened to the revocation call.
+		// The account was blocked, deactivated or removed: this session
+		// is dead for good, whatever happened to the revocation call.
 		if err := h.Refresh.Revoke(ctx, token); err != nil {
 			h.Log.WarnContext(ctx, "tokens: revoke refused refresh token", "err", err)
 		}
@@ -95,7 +97,28 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	return c.JSON(fiber.Map{"accessToken": access})
+	next, err := h.Refresh.Rotate(ctx, token)
+	if errors.Is(err, ErrUnknownRefresh) {
+		h.logReplay(ctx, err)
+		return errRefreshInvalid
+	}
+	if err != nil {
+		return apierr.Unavailable("redis", err)
+	}
+	return c.JSON(refreshAnswer{AccessToken: access, RefreshToken: next})
+}
+
+// logReplay records a replayed refresh token: either a stolen token or a
+// client that lost the successor; both are worth an operator's look.
+func (h *Handlers) logReplay(ctx context.Context, err error) {
+	if errors.Is(err, ErrReplayedRefresh) {
+		h.Log.WarnContext(ctx, "tokens: rotated refresh token replayed, session revoked")
+	}
+}
+
+type refreshAnswer struct {
+	AccessToken  string `json:"accessToken"`
+	RefreshToken string `json:"refreshToken"`
 }
 
 // logout: POST /auth/logout {"refreshToken"} → 204. Possession of the

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -18,49 +19,94 @@ import (
 // the three are not told apart.
 var ErrUnknownRefresh = errors.New("tokens: unknown refresh token")
 
-// refreshBytes is the entropy of a refresh token: 256 bits.
-const refreshBytes = 32
+// ErrReplayedRefresh is an ErrUnknownRefresh that was a token its session
+// had already rotated away; the session is revoked.
+var ErrReplayedRefresh = fmt.Errorf("%w: replayed after rotation, session revoked", ErrUnknownRefresh)
 
-// MaxRefreshLen bounds what is hashed and looked up; our tokens have 43
+// refreshBytes is the entropy of a refresh token's secret: 256 bits;
+// familyBytes that of its family id: 128 bits.
+const (
+	refreshBytes = 32
+	familyBytes  = 16
+)
+
+// MaxRefreshLen bounds what is hashed and looked up; our tokens have 66
 // characters, anything much longer cannot be one.
 const MaxRefreshLen = 128
 
-// RefreshStore keeps refresh tokens in Redis. Only the SHA-256 of a token
-// is stored, so a dump of Redis hands out no usable token (the token has
-// 256 random bits, so a fast unsalted hash is enough). Keys, under Prefix:
+// RefreshStore keeps refresh tokens in Redis and rotates them on use (RFC
+// 9700, section 4.14.2). A token is "<family>.<secret>": the family is
+// the login session, fixed at login; the secret changes at every refresh.
+// Redis holds one record per family with the SHA-256 of its one current
+// token, so a dump of Redis hands out no usable token (the secret has 256
+// random bits, so a fast unsalted hash is enough). A token of a live
+// family that is not its current one was already rotated: someone replays
+// it, the thief or the victim, and the whole family is revoked. Keys,
+// under Prefix:
 //
-//	rt:<sha256>           hash: role, sub, empresaId, funcionarioId, exp (ms); TTL = the token's life
-//	rt:sub:<role>:<id>    sorted set of the subject's token hashes, scored by expiry
-//	rt:empresa:<id>       sorted set of the hashes of the company's and its employees' tokens
+//	rt:<sha256(family)>   hash: role, sub, empresaId, funcionarioId, exp (ms), cur (sha256 of the current token); TTL = the session's life
+//	rt:sub:<role>:<id>    sorted set of the subject's family hashes, scored by expiry
+//	rt:empresa:<id>       sorted set of the family hashes of the company's and its employees' sessions
+//
+// Rotation keeps the session's expiry: a session lasts TTL from its login
+// however often it refreshes. Tokens issued before rotation existed have
+// no dot; their family is the token itself and their record has no cur.
 //
 // The sorted sets make revoking everything of a company or an employee
-// cost O(its tokens) instead of a SCAN of the keyspace. The scripts build
+// cost O(its sessions) instead of a SCAN of the keyspace. The scripts build
 // some key names themselves, so the store needs a single Redis (not
 // Cluster), which is what ponto runs.
 type RefreshStore struct {
 	RDB    *redis.Client
 	Prefix string
 	TTL    time.Duration
-	// MaxPerSubject caps the live refresh tokens of one account; the
-	// oldest is revoked when a login goes past it, so a client looping on
-	// login cannot grow Redis without bound.
+	// MaxPerSubject caps the live sessions of one account; the oldest is
+	// revoked when a login goes past it, so a client looping on login
+	// cannot grow Redis without bound.
 	MaxPerSubject int
 }
 
-func (s *RefreshStore) tokenKey(hash string) string  { return s.Prefix + "rt:" + hash }
+func (s *RefreshStore) familyKey(hash string) string { return s.Prefix + "rt:" + hash }
 func (s *RefreshStore) subjectKey(sub string) string { return s.Prefix + "rt:sub:" + sub }
 func (s *RefreshStore) empresaKey(id int64) string {
 	return s.Prefix + "rt:empresa:" + strconv.FormatInt(id, 10)
 }
 
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
+func hashString(v string) string {
+	sum := sha256.Sum256([]byte(v))
 	return hex.EncodeToString(sum[:])
 }
 
-// createScript stores the token hash and adds it to its indexes, pruning
-// expired members, moving each index's expiry to its latest member and
-// evicting the subject's oldest tokens past the cap.
+// parsed is a presented token's family hash and own hash; ok is false for
+// a string that cannot be one of our tokens.
+type parsed struct {
+	family, token string
+	ok            bool
+}
+
+func parseToken(token string) parsed {
+	if token == "" || len(token) > MaxRefreshLen {
+		return parsed{}
+	}
+	family, _, found := strings.Cut(token, ".")
+	if !found {
+		family = token // issued before rotation: its own family
+	}
+	return parsed{family: hashString(family), token: hashString(token), ok: true}
+}
+
+func randomString(n int) string {
+	raw := make([]byte, n)
+	_, _ = rand.Read(raw) // never fails since Go 1.24
+	return base64.RawURLEncoding.EncodeToString(raw)
+}
+
+// newToken is a fresh token of family.
+func newToken(family string) string { return family + "." + randomString(refreshBytes) }
+
+// createScript stores the family record and adds it to its indexes,
+// pruning expired members, moving each index's expiry to its latest
+// member and evicting the subject's oldest sessions past the cap.
 var createScript = redis.NewScript(`
 local member, ttl, now, exp, cap, tprefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6]
 redis.call('HSET', KEYS[1], unpack(ARGV, 7))
@@ -79,24 +125,24 @@ end
 return 1
 `)
 
-// Create makes a new refresh token for id and returns it; only its hash
-// is stored.
+// Create starts a new session (a family) for id and returns its first
+// refresh token; only hashes are stored.
 func (s *RefreshStore) Create(ctx context.Context, id Identity) (string, error) {
-	raw := make([]byte, refreshBytes)
-	_, _ = rand.Read(raw) // never fails since Go 1.24
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	hash := hashToken(token)
+	family := randomString(familyBytes)
+	token := newToken(family)
+	famHash := hashString(family)
 
 	now := time.Now()
 	exp := now.Add(s.TTL)
-	keys := []string{s.tokenKey(hash), s.subjectKey(id.Subject)}
+	keys := []string{s.familyKey(famHash), s.subjectKey(id.Subject)}
 	if id.EmpresaID > 0 {
 		keys = append(keys, s.empresaKey(id.EmpresaID))
 	}
 	args := []any{
-		hash, s.TTL.Milliseconds(), now.UnixMilli(), exp.UnixMilli(), s.MaxPerSubject, s.Prefix + "rt:",
+		famHash, s.TTL.Milliseconds(), now.UnixMilli(), exp.UnixMilli(), s.MaxPerSubject, s.Prefix + "rt:",
 		"role", id.Role, "sub", id.Subject,
 		"empresaId", id.EmpresaID, "funcionarioId", id.FuncionarioID, "exp", exp.UnixMilli(),
+		"cur", hashString(token),
 	}
 	if err := createScript.Run(ctx, s.RDB, keys, args...).Err(); err != nil {
 		return "", fmt.Errorf("tokens: store refresh token: %w", err)
@@ -104,22 +150,30 @@ func (s *RefreshStore) Create(ctx context.Context, id Identity) (string, error) 
 	return token, nil
 }
 
-// Lookup returns the identity behind a live refresh token, or
-// ErrUnknownRefresh.
+// Lookup returns the identity behind the current token of a live
+// session, or ErrUnknownRefresh. A token its session already rotated away
+// revokes the session before the answer.
 func (s *RefreshStore) Lookup(ctx context.Context, token string) (Identity, error) {
-	if token == "" || len(token) > MaxRefreshLen {
+	p := parseToken(token)
+	if !p.ok {
 		return Identity{}, ErrUnknownRefresh
 	}
-	f, err := s.RDB.HGetAll(ctx, s.tokenKey(hashToken(token))).Result()
+	f, err := s.RDB.HGetAll(ctx, s.familyKey(p.family)).Result()
 	if err != nil {
 		return Identity{}, fmt.Errorf("tokens: look up refresh token: %w", err)
 	}
 	if len(f) == 0 {
 		return Identity{}, ErrUnknownRefresh
 	}
-	// Redis expires the key with the token; the stored expiry is checked
-	// as well so a key whose TTL got lost (a restore, a bad PERSIST) never
-	// makes a token immortal.
+	if cur := f["cur"]; cur != p.token && (cur != "" || p.family != p.token) {
+		if err := s.Revoke(ctx, token); err != nil {
+			return Identity{}, err
+		}
+		return Identity{}, ErrReplayedRefresh
+	}
+	// Redis expires the key with the session; the stored expiry is
+	// checked as well so a key whose TTL got lost (a restore, a bad
+	// PERSIST) never makes a token immortal.
 	exp, _ := strconv.ParseInt(f["exp"], 10, 64)
 	if time.Now().UnixMilli() >= exp {
 		return Identity{}, ErrUnknownRefresh
@@ -129,7 +183,53 @@ func (s *RefreshStore) Lookup(ctx context.Context, token string) (Identity, erro
 	return Identity{Role: f["role"], Subject: f["sub"], EmpresaID: empresaID, FuncionarioID: funcionarioID}, nil
 }
 
-// revokeScript deletes one token and takes it out of its indexes.
+// rotateScript replaces the session's current token hash, in one step:
+// of two refreshes racing with the same token exactly one finds it
+// current. The other, like any replay, deletes the session (as
+// revokeScript). Returns 1 when rotated, 0 when the session is gone and
+// -1 when the token was not the current one.
+var rotateScript = redis.NewScript(`
+local f = redis.call('HMGET', KEYS[1], 'sub', 'empresaId', 'cur')
+if not f[1] then return 0 end
+local cur = f[3] or ARGV[3]
+if cur ~= ARGV[4] then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', ARGV[1] .. f[1], ARGV[3])
+  if f[2] and f[2] ~= '0' then redis.call('ZREM', ARGV[2] .. f[2], ARGV[3]) end
+  return -1
+end
+redis.call('HSET', KEYS[1], 'cur', ARGV[5])
+return 1
+`)
+
+// Rotate makes token's successor in its session and returns it; the
+// token stops working. ErrUnknownRefresh when token is not the session's
+// current one any more (a concurrent refresh won; the session is revoked)
+// or the session is gone.
+func (s *RefreshStore) Rotate(ctx context.Context, token string) (string, error) {
+	p := parseToken(token)
+	if !p.ok {
+		return "", ErrUnknownRefresh
+	}
+	// A pre-rotation token (no dot) is its own family id, so its
+	// successor is "<old token>.<secret>" and finds the same record.
+	family, _, _ := strings.Cut(token, ".")
+	next := newToken(family)
+	n, err := rotateScript.Run(ctx, s.RDB, []string{s.familyKey(p.family)},
+		s.Prefix+"rt:sub:", s.Prefix+"rt:empresa:", p.family, p.token, hashString(next)).Int()
+	if err != nil {
+		return "", fmt.Errorf("tokens: rotate refresh token: %w", err)
+	}
+	switch n {
+	case 1:
+		return next, nil
+	case -1:
+		return "", ErrReplayedRefresh
+	}
+	return "", ErrUnknownRefresh
+}
+
+// revokeScript deletes one session and takes it out of its indexes.
 var revokeScript = redis.NewScript(`
 local f = redis.call('HMGET', KEYS[1], 'sub', 'empresaId')
 if not f[1] then return 0 end
@@ -139,15 +239,15 @@ if f[2] and f[2] ~= '0' then redis.call('ZREM', ARGV[2] .. f[2], ARGV[3]) end
 return 1
 `)
 
-// Revoke deletes one refresh token. An unknown token is not an error:
-// logging out twice is fine.
+// Revoke deletes the session token belongs to, whichever of its tokens
+// it is. An unknown token is not an error: logging out twice is fine.
 func (s *RefreshStore) Revoke(ctx context.Context, token string) error {
-	if token == "" || len(token) > MaxRefreshLen {
+	p := parseToken(token)
+	if !p.ok {
 		return nil
 	}
-	hash := hashToken(token)
-	err := revokeScript.Run(ctx, s.RDB, []string{s.tokenKey(hash)},
-		s.Prefix+"rt:sub:", s.Prefix+"rt:empresa:", hash).Err()
+	err := revokeScript.Run(ctx, s.RDB, []string{s.familyKey(p.family)},
+		s.Prefix+"rt:sub:", s.Prefix+"rt:empresa:", p.family).Err()
 	if err != nil {
 		return fmt.Errorf("tokens: revoke refresh token: %w", err)
 	}

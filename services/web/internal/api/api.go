@@ -26,6 +26,8 @@ const maxJSON = 8 << 20
 type Client struct {
 	Base string
 	HTTP *http.Client
+	// renew shares refresh-token renewals between the calls of a session.
+	renew renewals
 }
 
 // New is a client with the given per-call timeout.
@@ -142,34 +144,43 @@ func (c *Client) Open(ctx context.Context, sess *session.Session, call Call) (*h
 	return resp, nil
 }
 
-// refresh trades the refresh token for a new access token. When the API
-// rotates refresh tokens (it may answer a new refreshToken too), the new
-// one replaces the old.
+// refresh trades the refresh token for a new access token and the
+// refresh token's successor, which replaces it in sess. Auth rotates
+// refresh tokens and revokes the session when a rotated one comes back,
+// so each token is renewed once (see renewals).
 func (c *Client) refresh(ctx context.Context, sess *session.Session, call Call) error {
+	pair, err := c.renew.do(sess.Refresh, func() (renewed, error) { return c.renewOnce(ctx, sess.Refresh, call) })
+	if err != nil {
+		return err
+	}
+	sess.Token, sess.Refresh = pair.access, pair.refresh
+	return nil
+}
+
+func (c *Client) renewOnce(ctx context.Context, refresh string, call Call) (renewed, error) {
 	var out struct {
 		AccessToken  string `json:"accessToken"`
 		RefreshToken string `json:"refreshToken"`
 	}
 	resp, err := c.send(ctx, nil, Call{Method: http.MethodPost, Path: "/auth/refresh-token",
-		Body: map[string]string{"refreshToken": sess.Refresh}, ClientIP: call.ClientIP, RequestID: call.RequestID})
+		Body: map[string]string{"refreshToken": refresh}, ClientIP: call.ClientIP, RequestID: call.RequestID})
 	if err != nil {
-		return err
+		return renewed{}, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnauthorized {
-		return ErrSessionEnded
+		return renewed{}, ErrSessionEnded
 	}
 	if resp.StatusCode != http.StatusOK {
-		return readError(resp)
+		return renewed{}, readError(resp)
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxJSON)).Decode(&out); err != nil || out.AccessToken == "" {
-		return ErrSessionEnded
+		return renewed{}, ErrSessionEnded
 	}
-	sess.Token = out.AccessToken
-	if out.RefreshToken != "" {
-		sess.Refresh = out.RefreshToken
+	if out.RefreshToken == "" {
+		out.RefreshToken = refresh // an API that does not rotate
 	}
-	return nil
+	return renewed{access: out.AccessToken, refresh: out.RefreshToken}, nil
 }
 
 func (c *Client) send(ctx context.Context, sess *session.Session, call Call) (*http.Response, error) {
