@@ -295,6 +295,39 @@ func TestStopAndStartOneService(t *testing.T) {
 	}
 }
 
+// KillService crashes one service without failing the stack; it comes
+// back with StartService.
+func TestKillOneService(t *testing.T) {
+	out := &testOutput{}
+	s := startStack(t, standinOptions(t, out), out)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if err := s.WaitReady(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, out.tail(50))
+	}
+	before := s.PIDs()
+	tk := slices.IndexFunc(services, func(svc service) bool { return svc.name == "timekeeping" })
+	if err := s.KillService("timekeeping"); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, before[tk:tk+1])
+	if err := s.KillService("timekeeping"); err == nil {
+		t.Error("KillService of a dead service succeeded")
+	}
+	if err := s.Err(); err != nil {
+		t.Fatalf("a kill asked for counted as a failure: %v", err)
+	}
+	if err := s.StartService("timekeeping"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WaitReady(ctx); err != nil {
+		t.Fatalf("%v\n%s", err, out.tail(50))
+	}
+	if s.PIDs()[tk] == before[tk] {
+		t.Error("timekeeping kept its pid")
+	}
+}
+
 func TestStandinCrashStopsTheStack(t *testing.T) {
 	out := &testOutput{}
 	opts := standinOptions(t, out)
