@@ -50,6 +50,10 @@ type Options struct {
 	Warmup, Duration time.Duration
 	// FloorDuration is pgbench's -T (default Duration).
 	FloorDuration time.Duration
+	// Soak is the length of the soak, the mixed traffic run after the
+	// workloads while every service's memory and goroutines are followed
+	// (default 10m; short: 3s; negative: no soak).
+	Soak time.Duration
 	// Only runs the workloads whose name contains one of these.
 	Only []string
 	// Pprof turns on HTTP_PPROF in every service and saves a CPU profile
@@ -86,9 +90,12 @@ func (o *Options) defaults() error {
 	if o.LogLevel == "" {
 		o.LogLevel = "info"
 	}
-	warmup, duration := 3*time.Second, 15*time.Second
+	warmup, duration, soak := 3*time.Second, 15*time.Second, 10*time.Minute
 	if o.Short {
-		warmup, duration = 300*time.Millisecond, 1500*time.Millisecond
+		warmup, duration, soak = 300*time.Millisecond, 1500*time.Millisecond, 3*time.Second
+	}
+	if o.Soak == 0 {
+		o.Soak = soak
 	}
 	if o.Warmup == 0 {
 		o.Warmup = warmup
@@ -404,6 +411,11 @@ func (r *runner) measure(ctx context.Context) (*Report, error) {
 			continue
 		}
 		if err := r.runWorkload(ctx, rep, w); err != nil {
+			return nil, err
+		}
+	}
+	if r.opts.Soak > 0 && r.selected("soak") {
+		if err := r.soak(ctx, rep); err != nil {
 			return nil, err
 		}
 	}

@@ -29,6 +29,7 @@ type Report struct {
 	Seed      *seed.Dataset `json:"dados"`
 	Floors    Floors        `json:"pisos"`
 	Rows      []Row         `json:"medicoes"`
+	Soak      *SoakReport   `json:"soak,omitempty"`
 	Chains    ChainCheck    `json:"cadeias"`
 	Targets   []Target      `json:"metas"`
 	Errors    int64         `json:"erros"`
@@ -39,6 +40,7 @@ type Report struct {
 type Settings struct {
 	WarmupSeconds   float64 `json:"aquecimentoSegundos"`
 	DurationSeconds float64 `json:"duracaoSegundos"`
+	SoakSeconds     float64 `json:"soakSegundos"`
 	LogLevel        string  `json:"logLevel"`
 	Pprof           bool    `json:"pprof"`
 }
@@ -116,7 +118,8 @@ func newReport(ctx context.Context, r *runner) (*Report, error) {
 		Commit: commit, Dirty: dirty, StartedAt: r.started, Short: r.opts.Short,
 		Machine: machine(ctx, r.pools["timekeeping"]),
 		Settings: Settings{WarmupSeconds: r.opts.Warmup.Seconds(), DurationSeconds: r.opts.Duration.Seconds(),
-			LogLevel: r.opts.LogLevel, Pprof: r.opts.Pprof},
+			SoakSeconds: max(0, r.opts.Soak.Seconds()),
+			LogLevel:    r.opts.LogLevel, Pprof: r.opts.Pprof},
 		Seed: r.data,
 	}, nil
 }
@@ -170,6 +173,9 @@ func (rep *Report) finish(r *runner) {
 	rep.Seconds = time.Since(r.started).Seconds()
 	for _, row := range rep.Rows {
 		rep.Errors += row.TotalErrors()
+	}
+	if rep.Soak != nil {
+		rep.Errors += rep.Soak.Errors
 	}
 	ratio := func(workload string, want float64, atMost bool, unit string) {
 		row := rep.row(workload, ColumnService)
@@ -281,6 +287,7 @@ func (rep *Report) Print(w io.Writer) {
 			break
 		}
 	}
+	rep.Soak.print(w)
 }
 
 // printCPU shows where each operation's CPU went, on the services' own

@@ -159,8 +159,11 @@ func TestWebRenewsAnExpiredToken(t *testing.T) {
 	e.setUp(t, c)
 	f := e.hire(t, c, "Rita Sessão")
 	expired := e.reissue(t, f.Token, -time.Hour)
-	cookie := sealSession(t, webSession{CSRF: "csrf-e2e", Role: "funcionario", Token: expired, Refresh: f.Refresh,
-		EmpresaID: c.ID, FuncionarioID: f.ID, Nome: "Rita Sessão", TZ: "America/Sao_Paulo", Expires: time.Now().Add(time.Hour).Unix()})
+	session := func(refresh string) string {
+		return sealSession(t, webSession{CSRF: "csrf-e2e", Role: "funcionario", Token: expired, Refresh: refresh,
+			EmpresaID: c.ID, FuncionarioID: f.ID, Nome: "Rita Sessão", TZ: "America/Sao_Paulo", Expires: time.Now().Add(time.Hour).Unix()})
+	}
+	cookie := session(f.Refresh)
 	noRedirect := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	get := func() *http.Response {
 		req, _ := http.NewRequest(http.MethodGet, e.stack.GatewayURL()+"/ponto", nil)
@@ -187,11 +190,14 @@ func TestWebRenewsAnExpiredToken(t *testing.T) {
 		t.Fatal("the renewed session was not written back to the cookie")
 	}
 	s := openSession(t, renewed.Value)
-	if s.Token == "" || s.Token == expired || s.Refresh == "" || s.FuncionarioID != f.ID || s.CSRF != "csrf-e2e" {
-		t.Fatalf("renewed session %+v: want a new token, the same user and CSRF token", s)
+	if s.Token == "" || s.Token == expired || s.Refresh == "" || s.Refresh == f.Refresh || s.FuncionarioID != f.ID || s.CSRF != "csrf-e2e" {
+		t.Fatalf("renewed session %+v: want a new token, the rotated refresh token, the same user and CSRF token", s)
 	}
 
+	// The session's refresh token (the rotated one the cookie now holds)
+	// revoked, with the access token expired again: back to the login.
 	e.api.do(t, request{Method: http.MethodPost, Path: "/auth/logout", Body: map[string]string{"refreshToken": s.Refresh}}).expect(t, http.StatusNoContent)
+	cookie = session(s.Refresh)
 	resp = get()
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/funcionario/entrar?expirou=1" {
 		t.Fatalf("GET /ponto with an expired token and a revoked refresh token = %d to %q; want 303 to the login",

@@ -32,7 +32,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&opts.Duration, "duration", 0, "duração medida de cada carga (padrão 15s; curta 1.5s)")
 	fs.DurationVar(&opts.Warmup, "warmup", 0, "aquecimento antes de cada carga (padrão 3s; curta 0.3s)")
 	fs.DurationVar(&opts.FloorDuration, "floor-duration", 0, "-T do pgbench (padrão: a duração das cargas)")
-	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, photo, receipt")
+	fs.DurationVar(&opts.Soak, "soak", 0, "duração do soak, tráfego misto ao fim com RSS e goroutines de cada serviço (padrão 10m; curta 3s; 0 não roda)")
+	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, photo, receipt, soak")
 	fs.BoolVar(&opts.Pprof, "pprof", false, "liga HTTP_PPROF nos serviços e salva um perfil de CPU de cada carga")
 	fs.StringVar(&opts.LogLevel, "log-level", "info", "LOG_LEVEL dos serviços")
 	fs.BoolVar(&opts.Keep, "keep", false, "não apagar os bancos ao terminar")
@@ -44,6 +45,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if only != "" {
 		opts.Only = strings.Split(only, ",")
+	}
+	soakSet := false
+	fs.Visit(func(f *flag.Flag) { soakSet = soakSet || f.Name == "soak" })
+	if soakSet && opts.Soak == 0 {
+		opts.Soak = -1 // -soak 0: none
 	}
 	opts.Out = stdout
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

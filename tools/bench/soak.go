@@ -1,0 +1,330 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/ponto/ponto/tools/bench/load"
+)
+
+// soakMix is the soak's traffic: several workloads at once through the
+// gateway, each with its own connections, as a working day mixes them.
+var soakMix = []struct {
+	name  string
+	conns int
+}{
+	{"clockin-spread", 16}, {"login", 4}, {"refresh", 8}, {"report-json", 1}, {"photo", 2}, {"receipt-signed", 2},
+}
+
+// soakServices are the services whose memory and goroutines are followed.
+var soakServices = []string{"auth", "company-billing", "employee", "timekeeping", "media", "web"}
+
+// SoakReport is the soak: what each workload of the mix did, and each
+// service's resident memory and goroutines over the run.
+type SoakReport struct {
+	Seconds  float64       `json:"segundos"`
+	Loads    []SoakLoad    `json:"cargas"`
+	Services []SoakService `json:"servicos"`
+	Errors   int64         `json:"erros"`
+}
+
+// SoakLoad is one workload of the mix.
+type SoakLoad struct {
+	Workload string `json:"carga"`
+	Conns    int    `json:"conexoes"`
+	load.Result
+}
+
+// SoakService is one service's figures. Idle samples are taken with no
+// traffic, before and after the soak; loaded ones as the measured part
+// starts and as it ends. Growth compares the loaded end with the loaded
+// start (the same traffic, minutes apart) and idle after with idle
+// before (what the traffic left behind).
+type SoakService struct {
+	Service string       `json:"servico"`
+	Samples []SoakSample `json:"amostras"`
+	// RSSGrowthPct is (loaded end − loaded start) / loaded start of the
+	// resident memory, in percent.
+	RSSGrowthPct float64 `json:"crescimentoRSSPct"`
+	// GoroutineGrowth is loaded end − loaded start; IdleGoroutineGrowth is
+	// idle after − idle before: a leak keeps goroutines after the load.
+	GoroutineGrowth     int `json:"crescimentoGoroutines"`
+	IdleGoroutineGrowth int `json:"crescimentoGoroutinesOcioso"`
+}
+
+// SoakSample is one reading of a service's /metrics.
+type SoakSample struct {
+	Phase      string  `json:"fase"` // ocioso-antes, inicio, durante, fim, ocioso-depois
+	AtSeconds  float64 `json:"segundos"`
+	RSSMiB     float64 `json:"rssMiB"`
+	Goroutines int     `json:"goroutines"`
+}
+
+// Phases of the samples.
+const (
+	phaseIdleBefore = "ocioso-antes"
+	phaseStart      = "inicio"
+	phaseDuring     = "durante"
+	phaseEnd        = "fim"
+	phaseIdleAfter  = "ocioso-depois"
+)
+
+// soak runs the mix for r.opts.Soak through the gateway and samples every
+// service's process_resident_memory_bytes and go_goroutines at its start,
+// ten times during it and at its end, and idle before and after.
+func (r *runner) soak(ctx context.Context, rep *Report) error {
+	mix, err := r.soakWorkloads(ctx)
+	if err != nil {
+		return err
+	}
+	gw, err := url.Parse(r.stack.GatewayURL())
+	if err != nil {
+		return err
+	}
+	r.logf("soak: %s de tráfego misto pelo gateway (%s)", r.opts.Soak, soakMixNames())
+	began := time.Now()
+	sr := &SoakReport{}
+	sample := func(phase string) {
+		if err := r.sampleServices(ctx, sr, phase, time.Since(began)); err != nil {
+			r.logf("soak: amostra %s: %v", phase, err)
+		}
+	}
+	sample(phaseIdleBefore)
+
+	var wg sync.WaitGroup
+	results := make([]SoakLoad, len(mix))
+	errs := make([]error, len(mix))
+	for i, m := range mix {
+		wg.Go(func() {
+			res, err := load.Run(ctx, load.Config{Addr: gw.Host, Conns: m.conns, Warmup: r.opts.Warmup,
+				Duration: r.opts.Soak, Op: m.w.op(ColumnGateway), Seed: uint64(r.started.UnixNano()) + uint64(i)})
+			results[i], errs[i] = SoakLoad{Workload: m.w.name, Conns: m.conns, Result: res}, err
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	r.followSoak(ctx, done, sample)
+	<-done
+	// Let in-flight work (the relay, connection reapers) settle before
+	// the idle reading.
+	sleepCtx(ctx, 3*time.Second)
+	sample(phaseIdleAfter)
+
+	for i, res := range results {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		sr.Errors += res.TotalErrors()
+		sr.Loads = append(sr.Loads, res)
+	}
+	sr.Seconds = time.Since(began).Seconds()
+	sr.summarize()
+	rep.Soak = sr
+	for _, s := range sr.Services {
+		r.logf("soak: %-16s RSS %+.1f%%  goroutines %+d (ocioso %+d)", s.Service, s.RSSGrowthPct, s.GoroutineGrowth, s.IdleGoroutineGrowth)
+	}
+	return nil
+}
+
+// followSoak samples as the measured part starts, ten times during it and
+// just before it ends.
+func (r *runner) followSoak(ctx context.Context, done <-chan struct{}, sample func(string)) {
+	wait := func(d time.Duration) bool {
+		select {
+		case <-done:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-time.After(d):
+			return true
+		}
+	}
+	// A second into the measured part: the connections are open and the
+	// caches warm, as they are at the end.
+	if !wait(r.opts.Warmup + time.Second) {
+		return
+	}
+	sample(phaseStart)
+	step := (r.opts.Soak - 2*time.Second) / 11
+	if step > 0 {
+		for range 10 {
+			if !wait(step) {
+				return
+			}
+			sample(phaseDuring)
+		}
+	}
+	if !wait(step) {
+		return
+	}
+	sample(phaseEnd)
+}
+
+type soakLoad struct {
+	w     workload
+	conns int
+}
+
+// soakWorkloads are the mix's workloads, prepared, with their own state
+// (the report's floors they would measure go to a scratch report). The
+// clock-in's pgbench floor is not taken: the soak has no ratio.
+func (r *runner) soakWorkloads(ctx context.Context) ([]soakLoad, error) {
+	all := r.workloads(&Report{})
+	var mix []soakLoad
+	for _, m := range soakMix {
+		i := slices.IndexFunc(all, func(w workload) bool { return w.name == m.name })
+		if i < 0 {
+			return nil, fmt.Errorf("soak: carga desconhecida %s", m.name)
+		}
+		w := all[i]
+		if w.prepare != nil && w.floor != "pgbench" {
+			if err := w.prepare(ctx); err != nil {
+				return nil, fmt.Errorf("soak: %s: %w", w.name, err)
+			}
+		}
+		mix = append(mix, soakLoad{w: w, conns: m.conns})
+	}
+	return mix, nil
+}
+
+func soakMixNames() string {
+	s := ""
+	for i, m := range soakMix {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s×%d", m.name, m.conns)
+	}
+	return s
+}
+
+// sampleServices reads every service's /metrics (internal listener).
+func (r *runner) sampleServices(ctx context.Context, sr *SoakReport, phase string, at time.Duration) error {
+	o := r.stack.Options()
+	var errs []error
+	for _, svc := range soakServices {
+		rss, goroutines, err := readProcessMetrics(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.Ports[svc].Internal))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", svc, err))
+			continue
+		}
+		s := sr.service(svc)
+		s.Samples = append(s.Samples, SoakSample{Phase: phase, AtSeconds: at.Seconds(), RSSMiB: rss / (1 << 20), Goroutines: int(goroutines)})
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%v", errs)
+	}
+	return nil
+}
+
+func (sr *SoakReport) service(name string) *SoakService {
+	for i := range sr.Services {
+		if sr.Services[i].Service == name {
+			return &sr.Services[i]
+		}
+	}
+	sr.Services = append(sr.Services, SoakService{Service: name})
+	return &sr.Services[len(sr.Services)-1]
+}
+
+// summarize computes each service's growth from its samples.
+func (sr *SoakReport) summarize() {
+	for i := range sr.Services {
+		s := &sr.Services[i]
+		start, end := s.sample(phaseStart), s.sample(phaseEnd)
+		if start != nil && end != nil && start.RSSMiB > 0 {
+			s.RSSGrowthPct = (end.RSSMiB - start.RSSMiB) / start.RSSMiB * 100
+			s.GoroutineGrowth = end.Goroutines - start.Goroutines
+		}
+		before, after := s.sample(phaseIdleBefore), s.sample(phaseIdleAfter)
+		if before != nil && after != nil {
+			s.IdleGoroutineGrowth = after.Goroutines - before.Goroutines
+		}
+	}
+}
+
+func (s *SoakService) sample(phase string) *SoakSample {
+	for i := range s.Samples {
+		if s.Samples[i].Phase == phase {
+			return &s.Samples[i]
+		}
+	}
+	return nil
+}
+
+// readProcessMetrics fetches a /metrics page and returns
+// process_resident_memory_bytes and go_goroutines, parsed with
+// Prometheus' own text parser.
+func readProcessMetrics(ctx context.Context, u string) (rss, goroutines float64, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, 0, fmt.Errorf("GET %s: %d", u, resp.StatusCode)
+	}
+	return parseProcessMetrics(resp.Body)
+}
+
+func parseProcessMetrics(body io.Reader) (rss, goroutines float64, err error) {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(body)
+	if err != nil {
+		return 0, 0, err
+	}
+	gauge := func(name string) (float64, error) {
+		f := families[name]
+		if f == nil || len(f.GetMetric()) == 0 || f.GetMetric()[0].GetGauge() == nil {
+			return 0, fmt.Errorf("sem %s", name)
+		}
+		return f.GetMetric()[0].GetGauge().GetValue(), nil
+	}
+	if rss, err = gauge("process_resident_memory_bytes"); err != nil {
+		return 0, 0, err
+	}
+	goroutines, err = gauge("go_goroutines")
+	return rss, goroutines, err
+}
+
+// print writes the soak's table: each workload's figures, then each
+// service's memory and goroutines at the four readings and their growth.
+func (sr *SoakReport) print(w io.Writer) {
+	if sr == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nsoak: %.0f s de tráfego misto pelo gateway\n", sr.Seconds)
+	for _, l := range sr.Loads {
+		fmt.Fprintf(w, "  %-16s %3d conexões  %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d\n",
+			l.Workload, l.Conns, l.RPS, l.P50Ms, l.P99Ms, l.TotalErrors())
+	}
+	fmt.Fprintf(w, "  %-16s │ %-39s │ %-31s\n", "", "RSS MiB: ocioso, início, fim, ocioso", "goroutines: ocioso, início, fim, ocioso")
+	for _, s := range sr.Services {
+		var rss, gor []string
+		for _, ph := range []string{phaseIdleBefore, phaseStart, phaseEnd, phaseIdleAfter} {
+			if x := s.sample(ph); x != nil {
+				rss, gor = append(rss, fmt.Sprintf("%6.1f", x.RSSMiB)), append(gor, fmt.Sprintf("%5d", x.Goroutines))
+			} else {
+				rss, gor = append(rss, "     —"), append(gor, "    —")
+			}
+		}
+		fmt.Fprintf(w, "  %-16s │ %s (%+5.1f%%) │ %s (%+d, ocioso %+d)\n", s.Service, strings.Join(rss, " "),
+			s.RSSGrowthPct, strings.Join(gor, " "), s.GoroutineGrowth, s.IdleGoroutineGrowth)
+	}
+}

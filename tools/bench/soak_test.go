@@ -1,0 +1,48 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseProcessMetrics(t *testing.T) {
+	page := `# HELP go_goroutines Number of goroutines that currently exist.
+# TYPE go_goroutines gauge
+go_goroutines 42
+# HELP process_resident_memory_bytes Resident memory size in bytes.
+# TYPE process_resident_memory_bytes gauge
+process_resident_memory_bytes 3.3554432e+07
+# HELP http_requests_total Requests.
+# TYPE http_requests_total counter
+http_requests_total{route="/x"} 7
+`
+	rss, g, err := parseProcessMetrics(strings.NewReader(page))
+	if err != nil || rss != 32<<20 || g != 42 {
+		t.Fatalf("got %v %v %v; want 32 MiB, 42", rss, g, err)
+	}
+	if _, _, err := parseProcessMetrics(strings.NewReader("# TYPE go_goroutines gauge\ngo_goroutines 3\n")); err == nil {
+		t.Fatal("a page without process_resident_memory_bytes was accepted")
+	}
+}
+
+func TestSoakSummary(t *testing.T) {
+	sr := &SoakReport{}
+	s := sr.service("timekeeping")
+	s.Samples = []SoakSample{
+		{Phase: phaseIdleBefore, RSSMiB: 30, Goroutines: 20},
+		{Phase: phaseStart, RSSMiB: 50, Goroutines: 90},
+		{Phase: phaseDuring, RSSMiB: 54, Goroutines: 95},
+		{Phase: phaseEnd, RSSMiB: 55, Goroutines: 88},
+		{Phase: phaseIdleAfter, RSSMiB: 52, Goroutines: 23},
+	}
+	sr.summarize()
+	got := sr.Services[0]
+	if got.RSSGrowthPct != 10 || got.GoroutineGrowth != -2 || got.IdleGoroutineGrowth != 3 {
+		t.Fatalf("summary %+v", got)
+	}
+	var b strings.Builder
+	sr.print(&b)
+	if !strings.Contains(b.String(), "timekeeping") || !strings.Contains(b.String(), "+10.0%") {
+		t.Fatalf("printout:\n%s", b.String())
+	}
+}
