@@ -468,6 +468,32 @@ func checkNSRs(t *testing.T, e *env, c *company) {
 	}
 }
 
+// waitRelaysIdle waits (up to 30 s) until employee's and
+// company-billing's outbox relays have delivered every event, so that a
+// test comparing row counts does not see a delivery of an earlier test's
+// (or its own set-up's) land in the middle.
+func waitRelaysIdle(t *testing.T, e *env) {
+	t.Helper()
+	ctx := context.Background()
+	conns := []*pgx.Conn{dbConn(t, e, "employee"), dbConn(t, e, "company-billing")}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		pending := 0
+		for _, conn := range conns {
+			var n int
+			if err := conn.QueryRow(ctx, `SELECT count(*) FROM outbox_eventos WHERE enviado_em IS NULL`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			pending += n
+		}
+		if pending == 0 {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("the outbox relays still had events pending after 30 s")
+}
+
 // waitTokenAccepted waits until timekeeping accepts token.
 func waitTokenAccepted(t *testing.T, e *env, token string) {
 	t.Helper()
