@@ -121,7 +121,11 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 		return err
 	}
 	// From six days before inicio: the first rest days' DSR looks back.
+	// The CSV has no DSR column, and reads only its period.
 	antes := Antes(q.inicio)
+	if q.csv {
+		antes = q.inicio
+	}
 	pListed, pAll := NewParams(caller.EmpresaID, antes, q.ate, listed, escalas),
 		NewParams(caller.EmpresaID, antes, q.ate, funcs, escalas)
 	days, facts, err := h.store.Report(ctx, pListed, pAll)
