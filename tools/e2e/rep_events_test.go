@@ -202,14 +202,23 @@ func outboxFailures(t testing.TB, e *env, service string) float64 {
 	return 0
 }
 
-// awaitOutboxDrained waits until the service's relay has nothing left to
-// deliver.
-func (e *env) awaitOutboxDrained(t testing.TB, service string) {
+// awaitOutboxDrained waits until the service's outbox has no event left
+// to deliver, read in its database (the relay's gauge lags by a pass).
+func (e *env) awaitOutboxDrained(t *testing.T, service string) {
 	t.Helper()
+	conn := dbConn(t, e, service)
 	deadline := time.Now().Add(90 * time.Second)
-	for total(scrape(t, e, service)["outbox_pending_events"]) != 0 {
+	for {
+		var pending int
+		if err := conn.QueryRow(context.Background(),
+			`SELECT count(*) FROM outbox_eventos WHERE enviado_em IS NULL`).Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		if pending == 0 {
+			return
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s's outbox never drained\n%s", service, e.tail(40))
+			t.Fatalf("%s's outbox still holds %d events\n%s", service, pending, e.tail(40))
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
