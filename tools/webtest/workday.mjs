@@ -390,6 +390,16 @@ async function employeeDay(page) {
   await expectNoError(page, "adjustment request");
   check(await page.locator("tbody").getByText("ajuste solicitado").count() === 1, "the punch shows its pending adjustment");
 
+  // A forgotten punch: yesterday's exit, asked for inclusion.
+  await navigate(page, page.locator("#esqueci"));
+  await page.fill("#data", daysBefore(localDate(employee.fuso), 1));
+  await page.fill("#hora", "18:00");
+  await page.fill("#motivo", "Esqueci de registrar a saída");
+  await capture(page, "funcionario-esquecida");
+  await submit(page);
+  await expectNoError(page, "inclusion request");
+  check(await page.locator(".aviso.ok").getByText("Pedido de inclusão enviado").count() === 1, "the inclusion request is confirmed");
+
   await goto(page, "/ponto/perfil");
   await page.setInputFiles("#foto", photo);
   await submit(page);
@@ -430,6 +440,11 @@ async function companyApproves(page) {
   await navigate(page, row.getByRole("button", { name: /Aprovar/ }));
   await expectNoError(page, "approval");
   check(await page.locator(".aviso.ok").getByText("Ajuste aprovado").count() === 1, "the approval is confirmed");
+  const request = page.locator("#solicitacoes tbody tr", { hasText: employee.nome });
+  check(await request.count() === 1 && await request.getByText("18:00").count() === 1, "the inclusion request is in the queue at 18:00");
+  await navigate(page, request.getByRole("button", { name: /Aprovar/ }));
+  await expectNoError(page, "inclusion approval");
+  check(await page.locator(".aviso.ok").getByText("Inclusão aprovada").count() === 1, "the inclusion's approval is confirmed");
 
   await goto(page, "/empresa/relatorio?departamento=Vendas");
   const line = page.locator("tbody tr", { hasText: employee.nome }).filter({ hasText: "(ajustada)" });
@@ -466,6 +481,12 @@ function localDate(zone) {
   return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 }
 
+// daysBefore is the date n days before date (both YYYY-MM-DD).
+function daysBefore(date, n) {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d - n)).toISOString().slice(0, 10);
+}
+
 // treatDays: the company disregards one of today's punches and includes a
 // forgotten one yesterday (Portaria 671 art. 82); the timesheet's day shows
 // both, and the originals stay.
@@ -482,6 +503,13 @@ async function treatDays(page) {
   check(await page.getByText("marcação feita por engano").count() >= 1, "the disregarded punch shows with its reason");
   check(await page.locator("tbody tr", { hasText: "retorno almoço" }).count() === 1, "the original stays listed");
   await capture(page, "empresa-tratamento");
+  // Reconsidered, it counts again.
+  const again = page.locator("tbody tr", { hasText: "retorno almoço" });
+  await again.locator("input[name=motivo]").fill("desconsiderada por engano");
+  await navigate(page, again.getByRole("button", { name: /Reconsiderar/ }));
+  await expectNoError(page, "reconsider");
+  check(await page.locator(".aviso.ok").getByText("Marcação reconsiderada").count() === 1, "the reconsideration is confirmed");
+  check(await page.locator("tbody tr", { hasText: "(desconsiderada)" }).count() === 0, "no punch of the day is disregarded any more");
 
   const [y, m, d] = today.split("-").map(Number);
   const yesterday = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
@@ -490,7 +518,31 @@ async function treatDays(page) {
   await page.fill("#motivo", "esqueceu de registrar a saída");
   await submit(page);
   await expectNoError(page, "inclusion");
-  check(await page.locator("li", { hasText: "incluída" }).count() === 1, "the included punch shows on its day");
+  check(await page.locator("li", { hasText: "incluída" }).count() === 2, "the included punch and the approved request show on their day");
+
+  // Two days ago, without punches: an abono granted then cancelled, and
+  // an absence marked then undone. Each stays in the history.
+  const before = daysBefore(today, 2);
+  await goto(page, `/empresa/tratamento?funcionario=${id}&data=${before}`);
+  await page.selectOption("#abono-tipo", "folga");
+  await page.fill("#abono-motivo", "folga compensatória");
+  await navigate(page, page.locator("#form-abono button[type=submit]"));
+  await expectNoError(page, "abono");
+  const abono = page.locator("#abonos tbody tr", { hasText: "folga compensatória" });
+  check(await abono.count() === 1 && await abono.getByText("dia inteiro").count() === 1, "the whole-day abono is listed");
+  await abono.locator("input[name=motivo]").fill("folga trocada");
+  await navigate(page, abono.getByRole("button", { name: /Cancelar/ }));
+  await expectNoError(page, "abono cancellation");
+  check(await page.locator("#abonos tbody tr", { hasText: "cancelado: folga trocada" }).count() === 1, "the cancelled abono stays, with its reason");
+  await navigate(page, page.getByRole("button", { name: "Registrar falta neste dia" }));
+  await expectNoError(page, "absence");
+  check(await page.locator(".aviso.ok").getByText("Falta registrada").count() === 1, "the absence is confirmed");
+  await page.fill("#falta-motivo", "estava em treinamento externo");
+  await navigate(page, page.locator("#form-desfazer-falta button[type=submit]"));
+  await expectNoError(page, "undoing the absence");
+  check(await page.locator(".aviso.ok").getByText("Falta desfeita").count() === 1, "the undone absence is confirmed");
+  check(await page.getByRole("button", { name: "Registrar falta neste dia" }).count() === 1, "the day may be marked absent again");
+  await capture(page, "empresa-tratamento-abono");
 }
 
 // closeAndAcknowledge: the company closes last month; the employee then
@@ -517,6 +569,15 @@ async function closeAndAcknowledge(company, emp) {
   await submit(emp);
   await expectNoError(emp, "acknowledgement");
   check(await emp.locator(".aviso.ok").getByText("Ciência registrada").count() === 1, "last month's timesheet is acknowledged");
+
+  // Reopened with a reason, the period is listed as such.
+  const closed = company.locator("tbody tr", { hasText: "fechado" });
+  await goto(company, "/empresa/fechamentos");
+  await company.locator("tbody tr", { hasText: "fechado" }).locator("input[name=motivo]").fill("correção de atestado");
+  await navigate(company, company.locator("tbody tr", { hasText: "fechado" }).getByRole("button", { name: /Reabrir/ }));
+  await expectNoError(company, "reopening");
+  check(await company.locator("tbody tr", { hasText: "reaberto: correção de atestado" }).count() === 1, "the reopened period shows its reason");
+  check(await closed.count() === 0, "no period is closed any more");
 }
 
 async function main() {

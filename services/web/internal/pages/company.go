@@ -42,16 +42,15 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g.Get("/relatorio", p.report)
 	g.Get("/relatorio.csv", p.reportCSV)
 	g.Get("/espelhos", p.timesheets)
-	g.Get("/tratamento", p.treatment)
-	g.Post("/tratamento/incluir", p.includePunch)
-	g.Post("/tratamento/:id<int>/:acao<regex(^(desconsiderar|reconsiderar)$)>", p.disregardPunch)
-	g.Post("/tratamento/falta", p.markAbsence)
+	p.treatmentRoutes(g)
+	g.Post("/solicitacoes/:id<int>/:decisao<regex(^(aprovar|reprovar)$)>", p.decideInclusionRequest)
 	g.Get("/espelho.pdf", p.timesheetPDF)
 	g.Get("/afd", p.afdForm)
 	g.Get("/afd.txt", p.afd)
 	g.Get("/aej.txt", p.aej)
 	g.Get("/fechamentos", p.closings)
 	g.Post("/fechamentos", p.closePeriod)
+	g.Post("/fechamentos/:id<int>/reabrir", p.reopenPeriod)
 }
 
 var registerFields = []string{"nome", "razaoSocial", "cnpj", "dataAbertura", "email", "password", "nomeDoPlano", "fusoHorario"}
@@ -294,6 +293,9 @@ var okMessages = map[string]string{
 	"criado": "Cadastrado com sucesso.", "removido": "Removido.", "salvo": "Alterações salvas.",
 	"incluida": "Marcação incluída.", "desconsiderar": "Marcação desconsiderada.", "reconsiderar": "Marcação reconsiderada.",
 	"falta": "Falta registrada.", "aprovar": "Ajuste aprovado.", "reprovar": "Ajuste reprovado.",
+	"falta-desfeita": "Falta desfeita.", "abono": "Abono registrado.", "abono-cancelado": "Abono cancelado.",
+	"reaberto": "Período reaberto.", "solicitacao-aprovar": "Inclusão aprovada: a marcação foi incluída.",
+	"solicitacao-reprovar": "Pedido de inclusão reprovado.",
 }
 
 // create posts body to path and redirects back, or re-renders the list
@@ -445,9 +447,13 @@ func (p *Pages) removeHoliday(c *fiber.Ctx) error {
 	return p.remove(c, "/registropontos/feriados/"+d, "/empresa/feriados?ano="+d[:4]+"&ok=removido")
 }
 
+// requestStatus is an inclusion request's status for an adjustment's.
+var requestStatus = map[string]string{"pendente": "pendente", "aprovado": "aprovada", "reprovado": "reprovada"}
+
 type adjustmentsView struct {
-	Status string
-	Itens  []record
+	Status       string
+	Itens        []record
+	Solicitacoes []record
 	Nomes  map[string]string
 	TZ     string
 }
@@ -463,11 +469,18 @@ func (p *Pages) adjustments(c *fiber.Ctx) error {
 	if err := p.get(c, "/registropontos/ajustes?tamanho=100&status="+status, &out); err != nil {
 		return p.fail(c, err)
 	}
+	// The employees' requests to include a forgotten punch share the
+	// queue; their statuses are the feminine forms (solicitação).
+	var requests page
+	if err := p.get(c, "/registropontos/solicitacoes?tamanho=100&status="+requestStatus[status], &requests); err != nil {
+		return p.fail(c, err)
+	}
 	nomes, err := p.employeeNames(c)
 	if err != nil {
 		return p.fail(c, err)
 	}
-	v := view{Title: "Ajustes", Nav: "ajustes", Data: adjustmentsView{Status: status, Itens: out.Itens, Nomes: nomes, TZ: p.tz(c)}}
+	v := view{Title: "Ajustes e inclusões", Nav: "ajustes", Data: adjustmentsView{Status: status, Itens: out.Itens,
+		Solicitacoes: requests.Itens, Nomes: nomes, TZ: p.tz(c)}}
 	v.Msg = okMessages[c.Query("ok")]
 	return p.render(c, http.StatusOK, "ajustes.html", v)
 }
@@ -638,83 +651,3 @@ func (p *Pages) saveSettings(c *fiber.Ctx) error {
 	return c.Redirect("/empresa/configuracoes?ok=salvo", http.StatusSeeOther)
 }
 
-// treatmentView is one employee's workday as the timesheet shows it, with
-// the treatment forms (Portaria 671 art. 82: include, disregard, absence).
-type treatmentView struct {
-	FuncionarioID string
-	Nome          string
-	Data          string
-	TZ            string
-	Dia           map[string]any
-}
-
-// treatment reads the employee's day from his timesheet of that month.
-func (p *Pages) treatment(c *fiber.Ctx) error {
-	return p.treatmentWith(c, http.StatusOK, nil, okMessages[c.Query("ok")], nil)
-}
-
-func (p *Pages) treatmentWith(c *fiber.Ctx, status int, e *api.Error, msg string, form map[string]string) error {
-	id, err := strconv.ParseInt(c.Query("funcionario", c.FormValue("funcionario")), 10, 64)
-	data := c.Query("data", c.FormValue("data"))
-	if err != nil || id <= 0 || !isoDate.MatchString(data) {
-		return p.errorPage(c, &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "escolha um funcionário e um dia"})
-	}
-	var sheet map[string]any
-	if err := p.get(c, fmt.Sprintf("/registropontos/funcionario/%d/espelho?mes=%s", id, data[:7]), &sheet); err != nil {
-		return p.fail(c, err)
-	}
-	v := treatmentView{FuncionarioID: strconv.FormatInt(id, 10), Data: data, TZ: str(sheet["fusoHorario"])}
-	if f, ok := sheet["funcionario"].(map[string]any); ok {
-		v.Nome = str(f["nome"])
-	}
-	dias, _ := sheet["dias"].([]any)
-	for _, d := range dias {
-		if day, ok := d.(map[string]any); ok && str(day["data"]) == data {
-			v.Dia = day
-		}
-	}
-	return p.render(c, status, "tratamento.html", view{Title: "Tratamento do dia", Nav: "espelhos", Data: v, Err: e, Msg: msg, Form: form})
-}
-
-// treatmentBack is the day's page after a change.
-func treatmentBack(c *fiber.Ctx, ok string) string {
-	return "/empresa/tratamento?" + url.Values{"funcionario": {c.FormValue("funcionario")}, "data": {c.FormValue("data")}, "ok": {ok}}.Encode()
-}
-
-// treat sends one treatment and comes back to the day, or shows the API's
-// refusal (a closed period, a duplicate minute...) on it.
-func (p *Pages) treat(c *fiber.Ctx, call api.Call, ok string, form map[string]string) error {
-	err := p.call(c, call, nil)
-	if e, isAPI := api.AsError(err); isAPI && e.Status < 500 {
-		return p.treatmentWith(c, e.Status, e, "", form)
-	}
-	if err != nil {
-		return p.fail(c, err)
-	}
-	return c.Redirect(treatmentBack(c, ok), http.StatusSeeOther)
-}
-
-// includePunch adds a forgotten punch at the day's local time in the
-// employee's zone, sent with its offset as the API wants.
-func (p *Pages) includePunch(c *fiber.Ctx) error {
-	form := formValues(c.FormValue, "hora", "motivo", "tz")
-	at, err := time.ParseInLocation("2006-01-02 15:04", c.FormValue("data")+" "+form["hora"], location(form["tz"]))
-	if err != nil {
-		return p.treatmentWith(c, http.StatusBadRequest, &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "dados inválidos",
-			Fields: map[string]string{"horario": "informe a hora (HH:MM)"}}, "", form)
-	}
-	body := map[string]string{"horario": at.Format(time.RFC3339), "motivo": form["motivo"]}
-	return p.treat(c, api.Call{Method: http.MethodPost, Path: "/registropontos/funcionario/" + url.PathEscape(c.FormValue("funcionario")) + "/marcacoes", Body: body}, "incluida", form)
-}
-
-func (p *Pages) disregardPunch(c *fiber.Ctx) error {
-	form := formValues(c.FormValue, "motivo")
-	return p.treat(c, api.Call{Method: http.MethodPut, Path: "/registropontos/" + c.Params("id") + "/" + c.Params("acao"), Body: form}, c.Params("acao"), nil)
-}
-
-func (p *Pages) markAbsence(c *fiber.Ctx) error {
-	if !isoDate.MatchString(c.FormValue("data")) {
-		return p.errorPage(c, &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "data inválida"})
-	}
-	return p.treat(c, api.Call{Method: http.MethodPost, Path: "/registropontos/" + url.PathEscape(c.FormValue("funcionario")) + "/marcar-falta/" + c.FormValue("data")}, "falta", nil)
-}

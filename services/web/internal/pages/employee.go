@@ -40,6 +40,8 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g.Get("/registros", p.myRecords)
 	g.Get("/ajuste/:id<int>", p.adjustForm)
 	g.Post("/ajuste/:id<int>", p.askAdjustment)
+	g.Get("/esquecida", p.forgottenForm)
+	g.Post("/esquecida", p.askInclusion)
 	g.Get("/perfil", p.profile)
 	g.Post("/foto", p.uploadPhoto)
 	g.Get("/foto", p.photo)
@@ -264,8 +266,11 @@ func (p *Pages) myRecords(c *fiber.Ctx) error {
 	v := view{Title: "Meus registros", Nav: "registros", Data: recordsView{
 		TZ: p.tz(c), Mes: mes, Anterior: first.AddDate(0, -1, 0).Format("2006-01"), Itens: out.Itens, Total: out.Total.String(),
 	}}
-	if c.Query("ok") == "ajuste" {
+	switch c.Query("ok") {
+	case "ajuste":
 		v.Msg = "Pedido de ajuste enviado. A empresa vai analisar."
+	case "solicitacao":
+		v.Msg = "Pedido de inclusão enviado. A empresa vai analisar."
 	}
 	return p.render(c, http.StatusOK, "registros.html", v)
 }
