@@ -454,8 +454,8 @@ type adjustmentsView struct {
 	Status       string
 	Itens        []record
 	Solicitacoes []record
-	Nomes  map[string]string
-	TZ     string
+	Nomes        map[string]string
+	TZ           string
 }
 
 // adjustments is the queue: pending requests first, with the employee's
@@ -650,4 +650,3 @@ func (p *Pages) saveSettings(c *fiber.Ctx) error {
 	}
 	return c.Redirect("/empresa/configuracoes?ok=salvo", http.StatusSeeOther)
 }
-
