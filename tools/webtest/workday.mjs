@@ -434,7 +434,7 @@ async function positionDenied(page) {
 
 async function companyApproves(page) {
   await goto(page, "/empresa/ajustes");
-  const row = page.locator("tbody tr", { hasText: employee.nome });
+  const row = page.locator("#ajustes tbody tr", { hasText: employee.nome });
   check(await row.count() === 1, "the pending adjustment is in the queue with the employee's name");
   await capture(page, "empresa-ajustes");
   await navigate(page, row.getByRole("button", { name: /Aprovar/ }));
@@ -516,7 +516,7 @@ async function treatDays(page) {
   await goto(page, `/empresa/tratamento?funcionario=${id}&data=${yesterday}`);
   await page.fill("#hora", "12:00");
   await page.fill("#motivo", "esqueceu de registrar a saída");
-  await submit(page);
+  await submit(page, "#form-incluir button[type=submit]");
   await expectNoError(page, "inclusion");
   check(await page.locator("li", { hasText: "incluída" }).count() === 2, "the included punch and the approved request show on their day");
 

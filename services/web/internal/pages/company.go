@@ -455,7 +455,7 @@ type adjustmentsView struct {
 	Itens        []record
 	Solicitacoes []record
 	Nomes        map[string]string
-	TZ           string
+	Fusos        map[string]string
 }
 
 // adjustments is the queue: pending requests first, with the employee's
@@ -475,23 +475,30 @@ func (p *Pages) adjustments(c *fiber.Ctx) error {
 	if err := p.get(c, "/registropontos/solicitacoes?tamanho=100&status="+requestStatus[status], &requests); err != nil {
 		return p.fail(c, err)
 	}
-	nomes, err := p.employeeNames(c)
+	nomes, fusos, err := p.employeeNames(c, p.tz(c))
 	if err != nil {
 		return p.fail(c, err)
 	}
 	v := view{Title: "Ajustes e inclusões", Nav: "ajustes", Data: adjustmentsView{Status: status, Itens: out.Itens,
-		Solicitacoes: requests.Itens, Nomes: nomes, TZ: p.tz(c)}}
+		Solicitacoes: requests.Itens, Nomes: nomes, Fusos: fusos}}
 	v.Msg = okMessages[c.Query("ok")]
 	return p.render(c, http.StatusOK, "ajustes.html", v)
 }
 
-func (p *Pages) employeeNames(c *fiber.Ctx) (map[string]string, error) {
+// employeeNames answers each employee's name and time zone by id; the
+// zone is the company's (tz) when the employee has none of his own. The
+// queue shows each request's times in its employee's zone, as he asked.
+func (p *Pages) employeeNames(c *fiber.Ctx, tz string) (names, zones map[string]string, err error) {
 	list, err := p.all(c, "/funcionarios")
-	names := map[string]string{}
+	names, zones = map[string]string{}, map[string]string{}
 	for _, f := range list {
-		names[str(f["id"])] = str(f["nome"])
+		id := str(f["id"])
+		names[id], zones[id] = str(f["nome"]), tz
+		if z := str(f["fusoHorario"]); z != "" {
+			zones[id] = z
+		}
 	}
-	return names, err
+	return names, zones, err
 }
 
 func (p *Pages) decideAdjustment(c *fiber.Ctx) error {

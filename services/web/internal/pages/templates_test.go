@@ -65,7 +65,8 @@ func TestTreatmentPageOffersEveryTreatment(t *testing.T) {
 	e := &api.Error{Status: 400, Code: "validacao", Message: "dados inválidos", Fields: map[string]string{"motivo": "mínimo de 3 caracteres"}}
 	html := renderView(t, "tratamento.html", view{Title: "Tratamento do dia", Err: e,
 		Form: map[string]string{"form": "abono", "abono-tipo": "licenca", "abono-motivo": "x"},
-		Data: treatmentView{FuncionarioID: "101", Data: "2026-03-04", TZ: "America/Sao_Paulo", Dia: day, Abonos: abonos, TiposAbono: abonoTypes}})
+		Data: treatmentView{FuncionarioID: "101", Data: "2026-03-04", TZ: "America/Sao_Paulo", Dia: day, Abonos: abonos,
+			TiposAbono: abonoTypes, AbonoErr: e}})
 	for _, want := range []string{
 		`action="/empresa/tratamento/7/reconsiderar"`, `action="/empresa/tratamento/8/desconsiderar"`,
 		`action="/empresa/tratamento/abonos/12/cancelar"`, `cancelado: desfeita`, `dia inteiro`,
@@ -85,6 +86,19 @@ func TestTreatmentPageOffersEveryTreatment(t *testing.T) {
 	if strings.Contains(html, `action="/empresa/tratamento/falta"`) {
 		t.Error("a day with an absence offers to mark it again")
 	}
+
+	// The inclusion form's error stays on it; the day without an
+	// absence offers to mark one.
+	e = &api.Error{Status: 409, Code: "marcacao_duplicada", Message: "já existe", Fields: map[string]string{"motivo": "curto"}}
+	day["falta"] = false
+	html = renderView(t, "tratamento.html", view{Title: "Tratamento do dia", Err: e, Form: map[string]string{"hora": "12:00"},
+		Data: treatmentView{FuncionarioID: "101", Data: "2026-03-04", Dia: day, TiposAbono: abonoTypes}})
+	if !strings.Contains(html, `id="motivo-erro"`) || strings.Contains(html, `abono-motivo-erro`) {
+		t.Error("the inclusion's error is not shown on the inclusion form alone")
+	}
+	if !strings.Contains(html, `action="/empresa/tratamento/falta"`) || !strings.Contains(html, "Nenhum abono neste dia") {
+		t.Error("a day without absence or abonos does not offer to mark them")
+	}
 }
 
 func TestClosingsOfferReopeningOnlyWhenClosed(t *testing.T) {
@@ -102,8 +116,8 @@ func TestClosingsOfferReopeningOnlyWhenClosed(t *testing.T) {
 func TestQueueListsInclusionRequests(t *testing.T) {
 	reqs := records(t, `[{"id": 9, "funcionarioId": 101, "data": "2026-03-04", "horario": "2026-03-04T20:00:00.000Z", "motivo": "esqueci a saída", "status": "pendente"}]`)
 	html := renderView(t, "ajustes.html", view{Title: "Ajustes", Data: adjustmentsView{Status: "pendente", Solicitacoes: reqs,
-		Nomes: map[string]string{"101": "Maria"}, TZ: "America/Sao_Paulo"}})
-	for _, want := range []string{`action="/empresa/solicitacoes/9/aprovar"`, `action="/empresa/solicitacoes/9/reprovar"`, "esqueci a saída", "Maria", "17:00"} {
+		Nomes: map[string]string{"101": "Maria"}, Fusos: map[string]string{"101": "America/Manaus"}}})
+	for _, want := range []string{`action="/empresa/solicitacoes/9/aprovar"`, `action="/empresa/solicitacoes/9/reprovar"`, "esqueci a saída", "Maria", "16:00"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the queue lacks %s", want)
 		}

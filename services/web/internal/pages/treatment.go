@@ -36,6 +36,9 @@ type treatmentView struct {
 	Dia           map[string]any
 	Abonos        []record
 	TiposAbono    []option
+	// AbonoErr is the API's refusal of the abono form, shown next to its
+	// fields only.
+	AbonoErr *api.Error
 }
 
 // option is one choice of a select.
@@ -73,6 +76,9 @@ func (p *Pages) treatmentWith(c *fiber.Ctx, status int, e *api.Error, msg string
 	}
 	v := treatmentView{FuncionarioID: strconv.FormatInt(id, 10), Data: data, TZ: str(sheet["fusoHorario"]),
 		Abonos: abonos.Itens, TiposAbono: abonoTypes}
+	if form["form"] == "abono" {
+		v.AbonoErr = e
+	}
 	if f, ok := sheet["funcionario"].(map[string]any); ok {
 		v.Nome = str(f["nome"])
 	}
