@@ -99,9 +99,13 @@ func (r *runner) soak(ctx context.Context, rep *Report) error {
 			r.logf("soak: amostra %s: %v", phase, err)
 		}
 	}
+	// Both idle readings come 3 s after traffic (here the workloads'),
+	// so that they compare alike.
+	sleepCtx(ctx, 3*time.Second)
 	sample(phaseIdleBefore)
 
 	var wg sync.WaitGroup
+	loadsBegan := time.Now()
 	results := make([]SoakLoad, len(mix))
 	errs := make([]error, len(mix))
 	for i, m := range mix {
@@ -113,7 +117,7 @@ func (r *runner) soak(ctx context.Context, rep *Report) error {
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	r.followSoak(ctx, done, sample)
+	r.followSoak(ctx, loadsBegan, done, sample)
 	<-done
 	// Let in-flight work (the relay, connection reapers) settle before
 	// the idle reading.
@@ -136,38 +140,44 @@ func (r *runner) soak(ctx context.Context, rep *Report) error {
 	return nil
 }
 
-// followSoak samples as the measured part starts, ten times during it and
-// just before it ends.
-func (r *runner) followSoak(ctx context.Context, done <-chan struct{}, sample func(string)) {
-	wait := func(d time.Duration) bool {
+// followSoak samples a second into the measured part, ten times during
+// it and 1.5 s before it ends. The times are fixed from the start, so
+// that slow readings on a busy machine do not push the last one past the
+// end of the traffic.
+func (r *runner) followSoak(ctx context.Context, began time.Time, done <-chan struct{}, sample func(string)) {
+	first := began.Add(r.opts.Warmup + time.Second)
+	last := began.Add(r.opts.Warmup + r.opts.Soak - 1500*time.Millisecond)
+	if last.Before(first) {
+		last = first
+	}
+	at := func(when time.Time) bool {
 		select {
 		case <-done:
 			return false
 		case <-ctx.Done():
 			return false
-		case <-time.After(d):
+		case <-time.After(time.Until(when)):
 			return true
 		}
 	}
-	// A second into the measured part: the connections are open and the
-	// caches warm, as they are at the end.
-	if !wait(r.opts.Warmup + time.Second) {
+	if !at(first) {
 		return
 	}
 	sample(phaseStart)
-	step := (r.opts.Soak - 2*time.Second) / 11
-	if step > 0 {
-		for range 10 {
-			if !wait(step) {
-				return
-			}
-			sample(phaseDuring)
+	step := last.Sub(first) / 11
+	for i := 1; i <= 10 && step > time.Second; i++ {
+		when := first.Add(time.Duration(i) * step)
+		if time.Now().After(when) {
+			continue // the previous reading took longer than a step
 		}
+		if !at(when) {
+			return
+		}
+		sample(phaseDuring)
 	}
-	if !wait(step) {
-		return
+	if at(last) {
+		sample(phaseEnd)
 	}
-	sample(phaseEnd)
 }
 
 type soakLoad struct {

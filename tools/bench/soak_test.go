@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestParseProcessMetrics(t *testing.T) {
@@ -44,5 +48,29 @@ func TestSoakSummary(t *testing.T) {
 	sr.print(&b)
 	if !strings.Contains(b.String(), "timekeeping") || !strings.Contains(b.String(), "+10.0%") {
 		t.Fatalf("printout:\n%s", b.String())
+	}
+}
+
+// The start and end readings are taken while the traffic runs, even
+// when every reading is slow.
+func TestFollowSoakTakesStartAndEnd(t *testing.T) {
+	t.Parallel()
+	for _, slow := range []time.Duration{0, 2 * time.Second} {
+		r := &runner{opts: Options{Warmup: 100 * time.Millisecond, Soak: 4 * time.Second}}
+		began := time.Now()
+		done := make(chan struct{})
+		time.AfterFunc(r.opts.Warmup+r.opts.Soak, func() { close(done) })
+		var mu sync.Mutex
+		var phases []string
+		r.followSoak(context.Background(), began, done, func(p string) {
+			mu.Lock()
+			phases = append(phases, p)
+			mu.Unlock()
+			time.Sleep(slow)
+		})
+		if !slices.Equal(phases, []string{phaseStart, phaseEnd}) {
+			t.Errorf("slow %s: phases %v; want start and end", slow, phases)
+		}
+		<-done
 	}
 }
