@@ -580,6 +580,33 @@ async function closeAndAcknowledge(company, emp) {
   check(await closed.count() === 0, "no period is closed any more");
 }
 
+// hourBank: the employee is told his company has no hour bank; the
+// company turns it on (a 13-month period is refused next to its field),
+// and the employee then reads a balance and its period.
+async function hourBank(company, emp) {
+  await goto(emp, "/ponto/banco-horas");
+  check(await emp.locator("#banco-inativo").count() === 1, "without a policy the employee is told there is no hour bank");
+
+  await goto(company, "/empresa/banco-horas");
+  await company.check("#ativo");
+  await company.fill("#periodoMeses", "13");
+  await submit(company);
+  check(await company.locator("#periodoMeses-erro").count() === 1, "a 13-month period is refused next to its field");
+  company.cspErrors = []; // the refused policy's 400, expected
+  await company.fill("#periodoMeses", "6");
+  await submit(company);
+  await expectNoError(company, "hour-bank policy");
+  check(await company.locator(".aviso.ok").getByText("Alterações salvas").count() === 1, "the policy is saved");
+  check(await company.locator("#ativo").isChecked(), "the saved policy shows the bank on");
+  await capture(company, "empresa-banco-horas");
+
+  await goto(emp, "/ponto/banco-horas");
+  const saldo = (await emp.locator("#saldo-banco").textContent()).trim();
+  check(/^-?\d+h\d{2}$/.test(saldo), `the employee reads his balance in hours and minutes (${saldo})`);
+  check(await emp.getByText("Período de compensação de").count() === 1, "the page names the compensation period");
+  await capture(emp, "funcionario-banco-horas");
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const { browser, stop } = await startChromium();
@@ -601,6 +628,7 @@ async function main() {
     await companyApproves(company_.page);
     await treatDays(company_.page);
     await closeAndAcknowledge(company_.page, emp.page);
+    await hourBank(company_.page, emp.page);
     log("ok");
   } finally {
     await stop();

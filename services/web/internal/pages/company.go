@@ -23,6 +23,8 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g.Get("/", p.dashboard)
 	g.Get("/configuracoes", p.settings)
 	g.Post("/configuracoes", p.saveSettings)
+	g.Get("/banco-horas", p.hourBankPolicy)
+	g.Post("/banco-horas", p.saveHourBankPolicy)
 	g.Get("/funcionarios", p.employees)
 	g.Get("/funcionarios/novo", p.employeeForm)
 	g.Post("/funcionarios", p.createEmployee)

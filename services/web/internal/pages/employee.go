@@ -48,6 +48,7 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g.Get("/espelho", p.myTimesheet)
 	g.Get("/espelho.pdf", p.myTimesheetPDF)
 	g.Post("/espelho/ciencia", p.acknowledge)
+	g.Get("/banco-horas", p.myHourBank)
 }
 
 func (p *Pages) employeeLoginForm(c *fiber.Ctx) error {

@@ -123,3 +123,18 @@ func TestQueueListsInclusionRequests(t *testing.T) {
 		}
 	}
 }
+
+func TestHourBankPageNamesTheMovements(t *testing.T) {
+	saldo := decoded(t, `{"ativo": true, "saldoMinutos": -120, "apuradoAte": "2026-03-31", "periodo": {"inicio": "2026-01-01", "fim": "2026-06-30"},
+		"movimentos": [{"data": "2026-03-12", "tipo": "debito", "minutos": -120, "saldoMinutos": -120, "motivo": "atraso"}]}`)
+	html := renderView(t, "banco.html", view{Title: "Banco de horas", Data: saldo})
+	for _, want := range []string{`<strong id="saldo-banco">-2h00</strong>`, "<td>Débito</td>", "01/01/2026 a 30/06/2026"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the hour-bank page lacks %s", want)
+		}
+	}
+	html = renderView(t, "banco.html", view{Title: "Banco de horas", Data: decoded(t, `{"ativo": false}`)})
+	if !strings.Contains(html, `id="banco-inativo"`) {
+		t.Error("an inactive bank is not said so")
+	}
+}

@@ -28,7 +28,13 @@ func parseViews(a *assets.Assets) (map[string]*template.Template, error) {
 		"json":     func(v any) (string, error) { b, err := json.Marshal(v); return string(b), err },
 		"eq":       func(a, b any) bool { return str(a) == str(b) },
 		"campo":    newField,
-		"fusos":    func() []zone { return zones },
+		"movimento": func(tipo any) string {
+			if l, ok := movementLabels[str(tipo)]; ok {
+				return l
+			}
+			return str(tipo)
+		},
+		"fusos": func() []zone { return zones },
 		"fuso": func(sel any, e *api.Error, vazio string) map[string]any {
 			return map[string]any{"Sel": str(sel), "Err": e, "Vazio": vazio}
 		},
