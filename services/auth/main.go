@@ -17,10 +17,8 @@ import (
 	"time"
 
 	"github.com/ardanlabs/conf/v3"
-	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging"
 	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
@@ -30,7 +28,8 @@ import (
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
-	"github.com/ponto/ponto/services/auth/internal/apidoc"
+	"github.com/ponto/ponto/services/auth/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/keys"
 	"github.com/ponto/ponto/services/auth/internal/login"
@@ -227,8 +226,8 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 		secret = devCodeSecret
 	}
 
-	companies := &accounts.Companies{Client: svcclient.New(string(cfg.Peers.CompanyBillingURL))}
-	employees := &accounts.Employees{Client: svcclient.New(string(cfg.Peers.EmployeeURL))}
+	companies := companybilling.New(string(cfg.Peers.CompanyBillingURL))
+	employees := employee.New(string(cfg.Peers.EmployeeURL))
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
 	revocations := revocation.Watch(ctx, rdb, log, revocation.DefaultReload)
 	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
@@ -258,40 +257,4 @@ func newSender(cfg mail.SMTPConfig, log *slog.Logger) (mail.Sender, error) {
 		return mail.LogSink{Log: log}, nil
 	}
 	return mail.NewSMTP(cfg)
-}
-
-// authBodyLimit bounds the bodies of the /auth routes, which carry an
-// e-mail and a password, code or token: a few hundred bytes at most.
-const authBodyLimit = 4 << 10
-
-// newServer builds both listeners and registers every route.
-func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies) (*httpserver.Server, error) {
-	srv := httpserver.New(name, cfg.HTTP, log,
-		httpserver.Check{Name: "redis", Ping: redisclient.Ping(rdb)},
-	)
-	perIP, err := pkgratelimit.New(rdb, cfg.Auth.RedisPrefix, log).PerIP("public", cfg.Rate.PerIP, pkgratelimit.FailOpen)
-	if err != nil {
-		return nil, err
-	}
-	srv.Metrics.MustRegister(redisclient.Collector(rdb))
-	srv.Public.Get(keys.JWKSPath, perIP, d.keyring.Handler())
-	// The API's OpenAPI document and reference page: auth's public
-	// listener is the one every client already reaches.
-	if err := apidoc.Routes(srv.Public, perIP); err != nil {
-		return nil, err
-	}
-	auth := srv.Public.Group("/auth", perIP, limitBody(authBodyLimit))
-	d.login.Routes(auth)
-	d.tokens.Routes(auth)
-	d.tokens.InternalRoutes(srv.Internal)
-	return srv, nil
-}
-
-func limitBody(n int) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		if len(c.Body()) > n {
-			return apierr.TooLarge(fmt.Sprintf("o corpo deve ter no máximo %d bytes", n))
-		}
-		return c.Next()
-	}
 }

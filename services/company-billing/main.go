@@ -9,7 +9,6 @@ import (
 	"log/slog"
 
 	"github.com/ardanlabs/conf/v3"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
@@ -22,7 +21,7 @@ import (
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
-	"github.com/ponto/ponto/services/company-billing/internal/authapi"
+	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
@@ -146,7 +145,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Store:  empresas.NewStore(db),
 		Stripe: stripebilling.New(cfg.Stripe, log),
 		Plans:  catalog,
-		Auth:   authapi.New(string(cfg.AuthInternalURL)),
+		Auth:   auth.New(string(cfg.AuthInternalURL)),
 		Log:    log,
 		Config: cfg.Empresas,
 
@@ -169,12 +168,4 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	srv.Metrics.MustRegister(relay.Collectors()...)
 	go relay.Run(ctx)
 	return srv.Run(ctx)
-}
-
-// mountRoutes puts every route of the service on srv, and db's pool
-// statistics among its metrics.
-func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, companies *empresas.Service, hooks *webhooks.Handler) {
-	srv.Metrics.MustRegister(database.Collector(db))
-	companies.Mount(srv, verifier)
-	hooks.Mount(srv.Public)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
-	"github.com/ponto/ponto/services/company-billing/internal/authapi"
+	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
@@ -40,7 +40,7 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 			APIURL: stripetest.MockURL(t), SecretKey: stripetest.Key, Timeout: 5 * time.Second,
 		}, log),
 		Plans: catalog,
-		Auth:  authapi.New("http://127.0.0.1:1"),
+		Auth:  auth.New("http://127.0.0.1:1"),
 		Log:   log,
 	}
 	srv := httpserver.New(name, httpserver.Config{

@@ -21,7 +21,7 @@ import (
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
-	"github.com/ponto/ponto/services/employee/internal/funcionario"
+	"github.com/ponto/ponto/services/employee/internal/clients/auth"
 )
 
 const name = "employee"
@@ -112,7 +112,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err := ratelimit.New(rdb, name+":", log).GuardTokens(verifier, cfg.Rate); err != nil {
 		return err
 	}
-	revoker := funcionario.NewAuthRevoker(string(cfg.AuthInternalURL))
+	revoker := auth.New(string(cfg.AuthInternalURL))
 
 	// -------------------------------------------------------------------------
 	// Servers

@@ -22,7 +22,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/services/employee/internal/funcionario"
+	"github.com/ponto/ponto/services/employee/internal/clients/auth"
 )
 
 // env is the whole service on real listeners over a fresh database, with
@@ -55,7 +55,7 @@ func newEnv(t *testing.T) *env {
 	}
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	// Short timeout and no retries: the "auth down" cases must fail fast.
-	revoker := funcionario.NewAuthRevoker(e.auth.URL(), svcclient.WithTimeout(2*time.Second))
+	revoker := auth.New(e.auth.URL(), svcclient.WithTimeout(2*time.Second))
 	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker)
 
 	r := servertest.Start(t, srv)

@@ -39,7 +39,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
-	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/clients/employee"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
 

@@ -20,7 +20,7 @@ import (
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
-	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/clients/employee"
 	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )

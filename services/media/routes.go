@@ -5,7 +5,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/clients/employee"
 	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )

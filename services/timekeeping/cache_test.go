@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // employeePeer stands between timekeeping and the employee service's

@@ -36,9 +36,9 @@ import (
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 )
 
 // employeeBin is the employee service binary built by TestMain.
@@ -165,7 +165,7 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 	deps := dependencies{
 		db:        db,
 		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second)),
-		companies: empresa.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
+		companies: companybilling.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
 		clock:     clock.New(e.clock.Now),
 		rep:       testREP,
 		ptrp: ptrp(Config{REPDesenvolvedor: testREP.Desenvolvedor, REPDesenvolvedorNome: "ponto",

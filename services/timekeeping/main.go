@@ -31,9 +31,9 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 	"github.com/ponto/ponto/services/timekeeping/internal/verificacao"
 )
 
@@ -217,7 +217,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	deps := dependencies{
 		db:        db,
 		employees: employee.New(string(cfg.EmployeeInternalURL)),
-		companies: empresa.New(string(cfg.CompanyBillingInternalURL)),
+		companies: companybilling.New(string(cfg.CompanyBillingInternalURL)),
 		clock:     clock.New(time.Now),
 		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 		ptrp:      ptrp(cfg, build),

@@ -19,11 +19,11 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/cadeia"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 	"github.com/ponto/ponto/services/timekeeping/internal/espelho"
 	"github.com/ponto/ponto/services/timekeeping/internal/eventos"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
@@ -43,7 +43,7 @@ import (
 type dependencies struct {
 	db        *pgxpool.Pool
 	employees *employee.Client
-	companies *empresa.Client
+	companies *companybilling.Client
 	clock     *clock.Clock
 	rep       core.REP
 	ptrp      core.AEJPTRP

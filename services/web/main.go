@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/ardanlabs/conf/v3"
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging"
@@ -24,10 +23,6 @@ import (
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/telemetry"
-	"github.com/ponto/ponto/services/web/internal/api"
-	"github.com/ponto/ponto/services/web/internal/assets"
-	"github.com/ponto/ponto/services/web/internal/pages"
-	"github.com/ponto/ponto/services/web/internal/session"
 )
 
 const name = "web"
@@ -165,30 +160,4 @@ func sessionKey(configured string, log *slog.Logger) ([]byte, error) {
 	key := make([]byte, 32)
 	_, err := rand.Read(key)
 	return key, err
-}
-
-// newServer builds the listeners: the pages on the public one; readiness
-// pings the API's /healthz (the web client is useless without it).
-func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler) (*httpserver.Server, error) {
-	a, err := assets.Load()
-	if err != nil {
-		return nil, err
-	}
-	cookie := "ponto"
-	if cfg.Web.SecureCookies {
-		cookie = "__Host-ponto"
-	}
-	codec, err := session.NewCodec(key, cookie, cfg.Web.SessionTTL)
-	if err != nil {
-		return nil, err
-	}
-	client := api.New(cfg.Web.APIURL, cfg.Web.APITimeout)
-	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
-		client, codec, a, log)
-	if err != nil {
-		return nil, err
-	}
-	srv := httpserver.New(name, cfg.HTTP, log, httpserver.Check{Name: "api", Ping: client.Ping})
-	p.Routes(srv.Public)
-	return srv, nil
 }

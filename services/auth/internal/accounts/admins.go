@@ -1,6 +1,6 @@
-// Package accounts asks the owners of the credentials about them: admins
-// come from configuration, companies from company-billing and employees
-// from employee, both over their internal API (docs/internal-api.md).
+// Package accounts decides who may log in: admins come from
+// configuration; companies and employees are asked of company-billing and
+// employee through their clients (internal/clients).
 package accounts
 
 import (

@@ -4,19 +4,21 @@ import (
 	"context"
 
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/services/auth/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )
 
 // Gate decides whether an account may (still) log in.
 type Gate struct {
 	Admins    Admins
-	Companies *Companies
-	Employees *Employees
+	Companies *companybilling.Client
+	Employees *employee.Client
 }
 
 // EmployeeMayLogIn: the employee is active and the company exists and is
 // not blocked (a blocked company's employees lose access with it).
-func (g *Gate) EmployeeMayLogIn(ctx context.Context, f Funcionario) (bool, error) {
+func (g *Gate) EmployeeMayLogIn(ctx context.Context, f employee.Funcionario) (bool, error) {
 	if !f.Ativo {
 		return false, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
+	"github.com/ponto/ponto/services/auth/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )
 
@@ -85,7 +86,7 @@ func (h *Handlers) loginEmpresa(c *fiber.Ctx) error {
 
 	e, err := h.Companies.Login(ctx, in.Email, in.Password)
 	switch {
-	case errors.Is(err, accounts.ErrBadCredentials):
+	case errors.Is(err, companybilling.ErrBadCredentials):
 		return errBadCredentials
 	case err != nil:
 		return err // 403 empresa_bloqueada passes on as company-billing sent it; 5xx is a 503

@@ -14,6 +14,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
+	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/mail"
 	"github.com/ponto/ponto/services/auth/internal/ratelimit"
@@ -153,7 +154,7 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 		return err
 	}
 	if fid != 0 {
-		may = slices.DeleteFunc(may, func(f accounts.Funcionario) bool { return f.ID != fid })
+		may = slices.DeleteFunc(may, func(f employee.Funcionario) bool { return f.ID != fid })
 	}
 	switch {
 	case len(may) == 0:
@@ -174,12 +175,12 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 
 // employments are the e-mail's employments that may log in (the employee
 // active, the company not blocked), only the one of empresaID if given.
-func (h *Handlers) employments(ctx context.Context, email string, empresaID *int64) ([]accounts.Funcionario, error) {
+func (h *Handlers) employments(ctx context.Context, email string, empresaID *int64) ([]employee.Funcionario, error) {
 	all, err := h.Employees.Employments(ctx, email)
 	if err != nil {
 		return nil, err
 	}
-	var may []accounts.Funcionario
+	var may []employee.Funcionario
 	for _, f := range all {
 		if empresaID != nil && f.EmpresaID != *empresaID {
 			continue
@@ -198,7 +199,7 @@ func (h *Handlers) employments(ctx context.Context, email string, empresaID *int
 // whichEmployer is the 409 of a proven code whose e-mail several active
 // employments share: the employers by name, to send again with empresaId.
 // The code is not used up.
-func (h *Handlers) whichEmployer(ctx context.Context, may []accounts.Funcionario) error {
+func (h *Handlers) whichEmployer(ctx context.Context, may []employee.Funcionario) error {
 	e := apierr.Conflict("empresa_ambigua", "este e-mail pertence a mais de uma empresa; escolha uma e informe empresaId")
 	for _, f := range may {
 		c, _, err := h.Companies.Get(ctx, f.EmpresaID)

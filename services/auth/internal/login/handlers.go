@@ -12,6 +12,8 @@ import (
 
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
+	"github.com/ponto/ponto/services/auth/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/mail"
 	"github.com/ponto/ponto/services/auth/internal/ratelimit"
@@ -31,8 +33,8 @@ type Limits struct {
 // Handlers holds what the login routes need.
 type Handlers struct {
 	Admins    accounts.Admins
-	Companies *accounts.Companies
-	Employees *accounts.Employees
+	Companies *companybilling.Client
+	Employees *employee.Client
 	Gate      *accounts.Gate
 	Issuer    *tokens.Issuer
 	Codes     *codes.Store

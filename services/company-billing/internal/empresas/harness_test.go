@@ -20,7 +20,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/services/company-billing/internal/authapi"
+	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 	"github.com/ponto/ponto/services/company-billing/internal/stripetest"
@@ -88,7 +88,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 			MaxNetworkRetries: 0,
 		}, log),
 		Plans:  catalog,
-		Auth:   authapi.New(e.auth.srv.URL, svcclient.WithRetries(0)),
+		Auth:   auth.New(e.auth.srv.URL, svcclient.WithRetries(0)),
 		Log:    log,
 		Config: Config{FusoHorarioPadrao: cfg.defaultZone},
 	}
@@ -97,7 +97,8 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		RequestTimeout: 30 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
 		BodyLimit: 1 << 20,
 	}, log)
-	svc.Mount(srv, e.iss.NewVerifier(t))
+	svc.Public(srv.Public, e.iss.NewVerifier(t))
+	svc.Internal(srv.Internal)
 	r := servertest.Start(t, srv)
 	e.public, e.internal = r.Public, r.Internal
 	return e

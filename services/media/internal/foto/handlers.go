@@ -20,7 +20,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/clients/employee"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
 

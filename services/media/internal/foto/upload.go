@@ -10,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
-	"github.com/ponto/ponto/services/media/internal/employee"
+	"github.com/ponto/ponto/services/media/internal/clients/employee"
 )
 
 // cleanupTimeout bounds the removal of objects after a failure or a

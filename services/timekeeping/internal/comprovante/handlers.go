@@ -11,9 +11,9 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -21,7 +21,7 @@ import (
 type Handlers struct {
 	store     *Store
 	employees *employee.Client
-	companies *empresa.Client
+	companies *companybilling.Client
 	rep       core.REP
 	signer    *signature.Signer // nil: unsigned receipts
 	// verificacao is the public check's URL up to the hash; empty: no QR
@@ -32,7 +32,7 @@ type Handlers struct {
 // NewHandlers returns the handlers; signer (nil when no certificate is
 // configured) signs the receipts, verificacao is the public check's URL
 // up to the hash (empty when no public base URL is configured).
-func NewHandlers(store *Store, employees *employee.Client, companies *empresa.Client, rep core.REP,
+func NewHandlers(store *Store, employees *employee.Client, companies *companybilling.Client, rep core.REP,
 	signer *signature.Signer, verificacao string) *Handlers {
 	return &Handlers{store: store, employees: employees, companies: companies, rep: rep, signer: signer,
 		verificacao: verificacao}

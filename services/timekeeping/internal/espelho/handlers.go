@@ -17,10 +17,10 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
@@ -32,7 +32,7 @@ type Handlers struct {
 	store     *Store
 	days      *relatorio.Store
 	employees *employee.Client
-	companies *empresa.Client
+	companies *companybilling.Client
 	clock     *clock.Clock
 	zones     *fuso.Zones
 	signer    *signature.Signer // nil: unsigned PDFs
@@ -41,7 +41,7 @@ type Handlers struct {
 
 // NewHandlers returns the handlers; signer (nil when no certificate is
 // configured) signs the PDF.
-func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *empresa.Client,
+func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *companybilling.Client,
 	clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer, bancos *banco.Banco) *Handlers {
 	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
 		signer: signer, banco: bancos}

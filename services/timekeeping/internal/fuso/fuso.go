@@ -19,16 +19,16 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // cacheSize bounds the companies whose zone is kept.
 const cacheSize = 100_000
 
-// Companies reads a company's record (empresa.Client).
+// Companies reads a company's record (companybilling.Client).
 type Companies interface {
-	Get(ctx context.Context, id int64) (empresa.Empresa, error)
+	Get(ctx context.Context, id int64) (companybilling.Empresa, error)
 }
 
 // Zones finds zones.
@@ -41,7 +41,7 @@ type Zones struct {
 
 // Empresa is a company's record with its zone loaded.
 type Empresa struct {
-	empresa.Empresa
+	companybilling.Empresa
 	Zone *time.Location
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 

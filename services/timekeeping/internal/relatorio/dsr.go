@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // DSR is a weekly rest day of the period (core.DSRs): lost (perdido) when

@@ -17,7 +17,7 @@ import (
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // The synthetic department: employees 1..n on one schedule (08:00 to

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 func TestParamsFromSchedules(t *testing.T) {

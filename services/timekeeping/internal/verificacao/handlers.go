@@ -15,8 +15,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
-	"github.com/ponto/ponto/services/timekeeping/internal/empresa"
 )
 
 // Path is the route's prefix; the receipt's QR code is the public base
@@ -26,13 +26,13 @@ const Path = "/verificacao/"
 // Handlers serve the check.
 type Handlers struct {
 	store     *Store
-	companies *empresa.Client
+	companies *companybilling.Client
 	limits    []fiber.Handler
 }
 
 // NewHandlers returns the handlers; limits (pkg/ratelimit's per-address
 // budgets) run before each check.
-func NewHandlers(store *Store, companies *empresa.Client, limits ...fiber.Handler) *Handlers {
+func NewHandlers(store *Store, companies *companybilling.Client, limits ...fiber.Handler) *Handlers {
 	return &Handlers{store: store, companies: companies, limits: limits}
 }
 

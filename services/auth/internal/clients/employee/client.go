@@ -1,9 +1,13 @@
-package accounts
+// Package employee calls the employee service's internal API (see
+// docs/internal-api.md): employments by e-mail, the employee view and the
+// login code's hash.
+package employee
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 
@@ -24,18 +28,24 @@ type Funcionario struct {
 	Profile json.RawMessage `json:"-"`
 }
 
-// Employees calls the employee service's internal API.
-type Employees struct {
-	Client *svcclient.Client
+// Client calls the employee service's internal API.
+type Client struct {
+	c *svcclient.Client
+}
+
+// New returns a client for the employee service's internal base URL
+// (EMPLOYEE_INTERNAL_URL).
+func New(baseURL string, opts ...svcclient.Option) *Client {
+	return &Client{c: svcclient.New(baseURL, opts...)}
 }
 
 // Employments are the employees whose e-mail is email, one per company
 // (a person may work for several): GET /internal/funcionarios/vinculos.
-func (e *Employees) Employments(ctx context.Context, email string) ([]Funcionario, error) {
+func (e *Client) Employments(ctx context.Context, email string) ([]Funcionario, error) {
 	var out struct {
 		Funcionarios []json.RawMessage `json:"funcionarios"`
 	}
-	if err := e.Client.GetJSON(ctx, "/internal/funcionarios/vinculos?email="+url.QueryEscape(email), &out); err != nil {
+	if err := e.c.GetJSON(ctx, "/internal/funcionarios/vinculos?email="+url.QueryEscape(email), &out); err != nil {
 		return nil, err
 	}
 	fs := make([]Funcionario, 0, len(out.Funcionarios))
@@ -51,13 +61,13 @@ func (e *Employees) Employments(ctx context.Context, email string) ([]Funcionari
 
 // Get reads an employee: GET /internal/funcionarios/{id}. found is false
 // on 404.
-func (e *Employees) Get(ctx context.Context, id int64) (Funcionario, bool, error) {
+func (e *Client) Get(ctx context.Context, id int64) (Funcionario, bool, error) {
 	return e.get(ctx, "/internal/funcionarios/"+strconv.FormatInt(id, 10))
 }
 
-func (e *Employees) get(ctx context.Context, path string) (Funcionario, bool, error) {
+func (e *Client) get(ctx context.Context, path string) (Funcionario, bool, error) {
 	var raw json.RawMessage
-	err := e.Client.GetJSON(ctx, path, &raw)
+	err := e.c.GetJSON(ctx, path, &raw)
 	if isNotFound(err) {
 		return Funcionario{}, false, nil
 	}
@@ -103,7 +113,12 @@ func decodeFuncionario(raw json.RawMessage) (Funcionario, error) {
 
 // SetCodeVerify records the hash of the employee's latest login code:
 // PUT /internal/funcionarios/{id}/code-verify → 204.
-func (e *Employees) SetCodeVerify(ctx context.Context, id int64, hash string) error {
-	return e.Client.PutJSON(ctx, "/internal/funcionarios/"+strconv.FormatInt(id, 10)+"/code-verify",
+func (e *Client) SetCodeVerify(ctx context.Context, id int64, hash string) error {
+	return e.c.PutJSON(ctx, "/internal/funcionarios/"+strconv.FormatInt(id, 10)+"/code-verify",
 		map[string]string{"codeVerify": hash}, nil)
+}
+
+func isNotFound(err error) bool {
+	ae, ok := apierr.As(err)
+	return ok && ae.Status == http.StatusNotFound
 }

@@ -13,14 +13,13 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 )
 
 // TokenRevoker revokes the refresh tokens of a company and its employees
-// (auth's internal API, see package authapi).
+// (auth's internal API, see package clients/auth).
 type TokenRevoker interface {
 	RevogarTokensEmpresa(ctx context.Context, empresaID int64) error
 }
@@ -41,28 +40,29 @@ type Service struct {
 	RegistrationLimit fiber.Handler
 }
 
-// Mount registers the routes: the public ones on srv.Public (registration
-// without a token, the others behind the verifier and a role), the
-// internal ones on srv.Internal.
-func (s *Service) Mount(srv *httpserver.Server, v *jwtauth.Verifier) {
-	pub := srv.Public
+// Public registers the public routes on r: registration without a token,
+// the others behind the verifier and a role (the table is in the
+// service's routes.go).
+func (s *Service) Public(r fiber.Router, v *jwtauth.Verifier) {
 	if s.RegistrationLimit != nil {
-		pub.Post("/empresas", s.RegistrationLimit, s.cadastrar)
+		r.Post("/empresas", s.RegistrationLimit, s.cadastrar)
 	} else {
-		pub.Post("/empresas", s.cadastrar)
+		r.Post("/empresas", s.cadastrar)
 	}
-	me := pub.Group("/empresas/me", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa))
+	me := r.Group("/empresas/me", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa))
 	me.Get("", s.me)
 	me.Patch("", s.alterar)
 
-	admin := pub.Group("/admin/empresas", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleAdmin))
+	admin := r.Group("/admin/empresas", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleAdmin))
 	admin.Get("", s.listar)
 	admin.Put("/:empresaId/bloquear", s.bloquear)
 	admin.Put("/:empresaId/desbloquear", s.desbloquear)
+}
 
-	in := srv.Internal
-	in.Post("/internal/empresas/login", s.login)
-	in.Get("/internal/empresas/:empresaId", s.buscar)
+// Internal registers the internal API auth calls on r.
+func (s *Service) Internal(r fiber.Router) {
+	r.Post("/internal/empresas/login", s.login)
+	r.Get("/internal/empresas/:empresaId", s.buscar)
 }
 
 func (s *Service) now() time.Time {

@@ -1,7 +1,7 @@
-// Package authapi calls the auth service's internal API (see
+// Package auth calls the auth service's internal API (see
 // docs/internal-api.md): when a company is blocked, auth revokes the
 // refresh tokens of the company and of its employees.
-package authapi
+package auth
 
 import (
 	"context"

@@ -1,9 +1,9 @@
-// Package empresa calls the company-billing service's internal API
+// Package companybilling calls the company-billing service's internal API
 // (docs/internal-api.md, section "company-billing") for what the
 // compliance documents print about the employer: its legal name and CNPJ.
 // Failures are *apierr.Error values from svcclient: the peer's 404 stays a
 // 404, a down or failing peer is a 503.
-package empresa
+package companybilling
 
 import (
 	"context"

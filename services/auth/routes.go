@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/httpserver"
+	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/services/auth/internal/apidoc"
+	"github.com/ponto/ponto/services/auth/internal/keys"
+)
+
+// authBodyLimit bounds the bodies of the /auth routes, which carry an
+// e-mail and a password, code or token: a few hundred bytes at most.
+const authBodyLimit = 4 << 10
+
+// newServer builds both listeners and registers every route, each public
+// one behind a per-address rate limit (the /auth ones also behind a body
+// limit).
+//
+// Public:
+//
+//	GET  /.well-known/jwks.json             keys
+//	GET  /openapi.yaml, /openapi.html       apidoc
+//	POST /auth/login                        login (empresa.go: companies and admins)
+//	POST /auth/login/funcionario/codigo     login (funcionario.go)
+//	POST /auth/login/funcionario            login (funcionario.go)
+//	POST /auth/refresh-token                tokens
+//	POST /auth/logout                       tokens
+//
+// Internal (employee, company-billing):
+//
+//	POST /internal/tokens/revogar           tokens
+func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies) (*httpserver.Server, error) {
+	srv := httpserver.New(name, cfg.HTTP, log,
+		httpserver.Check{Name: "redis", Ping: redisclient.Ping(rdb)},
+	)
+	perIP, err := pkgratelimit.New(rdb, cfg.Auth.RedisPrefix, log).PerIP("public", cfg.Rate.PerIP, pkgratelimit.FailOpen)
+	if err != nil {
+		return nil, err
+	}
+	srv.Metrics.MustRegister(redisclient.Collector(rdb))
+	srv.Public.Get(keys.JWKSPath, perIP, d.keyring.Handler())
+	// The API's OpenAPI document and reference page: auth's public
+	// listener is the one every client already reaches.
+	if err := apidoc.Routes(srv.Public, perIP); err != nil {
+		return nil, err
+	}
+	auth := srv.Public.Group("/auth", perIP, limitBody(authBodyLimit))
+	d.login.Routes(auth)
+	d.tokens.Routes(auth)
+	d.tokens.InternalRoutes(srv.Internal)
+	return srv, nil
+}
+
+func limitBody(n int) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if len(c.Body()) > n {
+			return apierr.TooLarge(fmt.Sprintf("o corpo deve ter no máximo %d bytes", n))
+		}
+		return c.Next()
+	}
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/services/web/internal/api"
+	"github.com/ponto/ponto/services/web/internal/assets"
+	"github.com/ponto/ponto/services/web/internal/pages"
+	"github.com/ponto/ponto/services/web/internal/session"
+)
+
+// newServer builds the listeners: the pages on the public one; readiness
+// pings the API's /healthz (the web client is useless without it).
+//
+// Public: the static assets (/static/...) and the pages, registered by
+// pages.Routes (pages.go, employee.go, company.go) and listed in README.md,
+// "Pages"; every other path answers the not-found page.
+//
+// Internal: none (the web client has no internal API; the internal
+// listener serves only the probes and metrics every service has).
+func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler) (*httpserver.Server, error) {
+	a, err := assets.Load()
+	if err != nil {
+		return nil, err
+	}
+	cookie := "ponto"
+	if cfg.Web.SecureCookies {
+		cookie = "__Host-ponto"
+	}
+	codec, err := session.NewCodec(key, cookie, cfg.Web.SessionTTL)
+	if err != nil {
+		return nil, err
+	}
+	client := api.New(cfg.Web.APIURL, cfg.Web.APITimeout)
+	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
+		client, codec, a, log)
+	if err != nil {
+		return nil, err
+	}
+	srv := httpserver.New(name, cfg.HTTP, log, httpserver.Check{Name: "api", Ping: client.Ping})
+	p.Routes(srv.Public)
+	return srv, nil
+}
