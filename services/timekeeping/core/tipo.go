@@ -30,10 +30,6 @@ func TipoAfter(last string) string {
 	return TipoEntrada
 }
 
-// AbrePeriodo reports whether a punch of tipo t opens a period of work
-// (entrada, retorno almoço); the next punch of the workday closes it.
-func AbrePeriodo(t string) bool { return t == TipoEntrada || t == TipoRetorno }
-
 // NextNSR is the NSR after last: the company's sequence over every record
 // type is gapless and starts at 1.
 func NextNSR(last int64) int64 { return last + 1 }

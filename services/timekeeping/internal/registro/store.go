@@ -81,12 +81,6 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// Earlier returns the punches of r's employee and workday made before r
-// (at most limit, the latest ones), oldest first.
-func (s *Store) Earlier(ctx context.Context, r Row, limit int) ([]Row, error) {
-	return earlierOf(ctx, s.db, r, limit)
-}
-
 // earlierSQL: employee $1's punches of workday $2 before NSR $3, the
 // latest $4 of them, oldest first.
 const earlierSQL = `SELECT * FROM (SELECT ` + punchColumns + `

@@ -207,9 +207,9 @@ func TestCachedConcurrentMissesMakeOneCall(t *testing.T) {
 	}
 	started.Wait()
 	<-p.arrived
-	// Let the others reach the shared call; any that come after it ended
-	// find the record in the cache, so the count is one either way.
-	time.Sleep(20 * time.Millisecond)
+	// The others are in the call out or wait for the next fetch, which
+	// finds the record in the cache; one that comes after the call ended
+	// finds it there too: the count is one whenever each arrives.
 	close(hold)
 	done.Wait()
 	close(errs)
@@ -246,6 +246,29 @@ func TestCachedCallerLeavingDoesNotFailTheSharedCall(t *testing.T) {
 	wantCount(t, p, 1, "after the caller left")
 }
 
+// waitForWaiters waits until n misses wait in c for its next fetch: a
+// condition, not a delay, so a slow machine cannot make a test see a
+// miss that has not queued yet.
+func waitForWaiters(t *testing.T, c *Cached, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.mu.Lock()
+		waiting := 0
+		for _, ws := range c.waiting {
+			waiting += len(ws)
+		}
+		c.mu.Unlock()
+		if waiting == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d misses waiting for the next fetch, want %d", waiting, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func isStatus(err error, status int) bool {
 	e, ok := apierr.As(err)
 	return ok && e.Status == status
@@ -276,7 +299,7 @@ func TestCachedMissesDuringACallMakeOneMore(t *testing.T) {
 			_, errs[i] = c.Funcionario(context.Background(), a.empresaID, a.id)
 		}()
 	}
-	time.Sleep(50 * time.Millisecond) // let them all queue
+	waitForWaiters(t, c, len(asks)) // all queued behind the call out
 	p.set(0, nil)
 	close(hold)
 	wg.Wait()
