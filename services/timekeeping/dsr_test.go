@@ -116,4 +116,15 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 	if b := it.BancoHoras; !b.Ativo || b.SaldoMinutos != 30 || len(b.Movimentos) != 0 {
 		t.Fatalf("report hour bank %+v", b)
 	}
+	// A page that does not list the whole department reads the week
+	// before the period with the totals: the same DSR.
+	r = e.pub("GET", "/registropontos/departamento/"+url.PathEscape("Loja")+"?inicio=2024-04-11&fim=2024-04-21&tamanho=1",
+		c.token, nil)
+	want(t, r, 200)
+	rel.Itens = nil
+	r.into(t, &rel)
+	if len(rel.Itens) != 1 || !reflect.DeepEqual(rel.Itens[0].DSR, wantDSR[1:]) || rel.Itens[0].Totais.DSRPerdidos != 1 ||
+		rel.Totais.DSRPerdidos != 1 || rel.Itens[0].Dias[0].Data != "2024-04-11" {
+		t.Fatalf("paged report: %+v, department %d lost", rel.Itens, rel.Totais.DSRPerdidos)
+	}
 }

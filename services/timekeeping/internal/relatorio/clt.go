@@ -11,7 +11,10 @@ import (
 func apurar(days []Dia, p Params) {
 	for i := range days {
 		d := &days[i]
-		data, _ := time.Parse(time.DateOnly, d.Data)
+		data := d.data
+		if data.IsZero() { // not read by scanDia
+			data, _ = time.Parse(time.DateOnly, d.Data)
+		}
 		a := core.Apurar(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
 			ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.Falta})

@@ -120,32 +120,9 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	// From six days before inicio: the first rest days' DSR looks back.
-	// The CSV has no DSR column, and reads only its period.
-	antes := Antes(q.inicio)
-	if q.csv {
-		antes = q.inicio
-	}
-	pListed, pAll := NewParams(caller.EmpresaID, antes, q.ate, listed, escalas),
-		NewParams(caller.EmpresaID, antes, q.ate, funcs, escalas)
-	days, facts, err := h.store.Report(ctx, pListed, pAll)
+	days, totals, dsr, err := h.read(ctx, caller.EmpresaID, q, listed, funcs, escalas)
 	if err != nil {
 		return err
-	}
-	apurar(days, pListed)
-	dsrListed, dsrAll := DSRs(days, pListed, q.inicio, q.ate), map[int64][]DSR(nil)
-	if len(pAll.Funcionarios) != len(pListed.Funcionarios) { // else facts are days
-		apurar(facts, pAll)
-		dsrAll = DSRs(facts, pAll, q.inicio, q.ate)
-		facts = Desde(facts, q.inicio)
-	}
-	days = Desde(days, q.inicio)
-	if dsrAll == nil {
-		dsrAll, facts = dsrListed, days
-	}
-	totals := Somar(facts)
-	for _, ds := range dsrAll {
-		totals.DSRPerdidos += perdidos(ds)
 	}
 	var bancos map[int64]any
 	if h.banco != nil && !q.csv {
@@ -159,12 +136,51 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 		Fim:          q.fim.Format(time.DateOnly),
 		FusoHorario:  zone.String(),
 		Totais:       totals,
-		Result:       page.NewResult(items(listed, days, dsrListed, bancos), q.page, len(funcs)),
+		Result:       page.NewResult(items(listed, days, dsr, bancos), q.page, len(funcs)),
 	}
 	if q.csv {
 		return writeCSV(c, out)
 	}
 	return c.JSON(out)
+}
+
+// read reads and computes the listed employees' days over the period and
+// the department's totals, with every employee's DSR (JSON only: the CSV
+// has no DSR column, and reads only its period).
+//
+// The JSON reads from six days before inicio (Antes): the DSR of the
+// period's first rest days looks back at those days' absences.
+func (h *Handlers) read(ctx context.Context, empresaID int64, q query, listed, funcs []employee.Funcionario,
+	escalas map[int64]*core.Escala) (days []Dia, totals Totais, dsr map[int64][]DSR, err error) {
+	from := Antes(q.inicio)
+	if q.csv {
+		from = q.inicio
+	}
+	pListed, pAll := NewParams(empresaID, from, q.ate, listed, escalas), NewParams(empresaID, from, q.ate, funcs, escalas)
+	days, facts, err := h.store.Report(ctx, pListed, pAll)
+	if err != nil {
+		return nil, Totais{}, nil, err
+	}
+	whole := len(pAll.Funcionarios) == len(pListed.Funcionarios) // then facts are days (Store.Report)
+	apurar(days, pListed)
+	if !whole {
+		apurar(facts, pAll)
+	}
+	if q.csv {
+		return days, Somar(facts), nil, nil
+	}
+	dsr = DSRs(facts, pAll, q.inicio, q.ate)
+	days = Desde(days, q.inicio)
+	if whole {
+		facts = days
+	} else {
+		facts = Desde(facts, q.inicio)
+	}
+	totals = Somar(facts)
+	for _, ds := range dsr {
+		totals.DSRPerdidos += perdidos(ds)
+	}
+	return days, totals, dsr, nil
 }
 
 // items groups the day rows (ordered as listed) under their employees.

@@ -75,6 +75,10 @@ type Dia struct {
 	abonoInicios, abonoFins    []int
 	// ausencia is core.Apuracao.Ausencia, once computed.
 	ausencia bool
+	// data is Data as the civil date the SQL gave (UTC midnight), kept so
+	// that computing a department's tens of thousands of days does not
+	// parse each one back.
+	data time.Time
 }
 
 // Totais sums days: minutes, absences and pending adjustments.
@@ -102,7 +106,8 @@ type Totais struct {
 // Report returns the rows of listed's employees and the rows of all's
 // without their punches (for the department's totals), both read from one
 // snapshot (a read-only repeatable-read transaction), so that the page and
-// the totals agree; all is not queried when it lists the same employees.
+// the totals agree; all is not queried when it lists the same employees
+// over the same period.
 // JIT compilation is off for it: the planner cannot see how few rows the
 // arrays and the calendar give and would spend more time compiling than
 // running; work_mem lets the sorts of a large department stay in memory.
@@ -115,7 +120,7 @@ func (s *Store) Report(ctx context.Context, listed, all Params) (days, facts []D
 		if days, err = queryDays(ctx, tx, reportsql.DaysSQL, listed); err != nil {
 			return err
 		}
-		if len(all.Funcionarios) == len(listed.Funcionarios) {
+		if len(all.Funcionarios) == len(listed.Funcionarios) && all.Inicio.Equal(listed.Inicio) && all.Fim.Equal(listed.Fim) {
 			facts = days
 		} else if facts, err = queryDays(ctx, tx, reportsql.FactsSQL, all); err != nil {
 			return err
@@ -194,7 +199,7 @@ func scanDia(rows pgx.Rows, d *Dia) error {
 	if err != nil {
 		return err
 	}
-	d.Data = data.Format(time.DateOnly)
+	d.Data, d.data = data.Format(time.DateOnly), data
 	m.locais, m.incluidas, m.desconsideradas = d.marcas, d.incluidas, d.desconsideradas
 	return m.check()
 }
