@@ -132,8 +132,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	r.logf("resultado salvo em %s", path)
 	// make test runs the short variant every time: its log is kept only
-	// when something failed.
-	r.removeRunDir = opts.Short && !rep.Failed()
+	// when something failed or profiles were asked for.
+	r.removeRunDir = opts.Short && !rep.Failed() && !opts.Pprof
 	return rep, nil
 }
 
@@ -523,10 +523,11 @@ func (r *runner) watchBackends(ctx context.Context, db string) func() time.Durat
 
 // load runs one measurement of op against addr and the CPU each process
 // spent per operation during its measured part.
-func (r *runner) load(ctx context.Context, addr string, conns int, op load.Op) (load.Result, CPUPerOp, error) {
+// ops, when set, ends it after that many operations (load.Config.Ops).
+func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op load.Op) (load.Result, CPUPerOp, error) {
 	var before cpuSample
 	res, err := load.Run(ctx, load.Config{Addr: addr, Conns: conns, Warmup: r.opts.Warmup, Duration: r.opts.Duration,
-		Op: op, Seed: uint64(r.started.UnixNano()), OnMeasure: func() { before = r.sampleCPU(ctx) }})
+		Op: op, Ops: ops, Seed: uint64(r.started.UnixNano()), OnMeasure: func() { before = r.sampleCPU(ctx) }})
 	if err != nil {
 		return res, nil, err
 	}

@@ -17,7 +17,11 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 		{Workload: "clockin-spread", PGBenchResult: floor.PGBenchResult{TPS: 10000, Clients: 16, Threads: 2, Seconds: 15}},
 		{Workload: "clockin-single", PGBenchResult: floor.PGBenchResult{TPS: 8000}},
 	}
-	rep.Floors.Report = []ReportFloor{{Name: "report-json", Result: load.Result{P50Ms: 100}}}
+	rep.Floors.PGBench = append(rep.Floors.PGBench,
+		PGBenchFloor{Workload: "clockin-cold", PGBenchResult: floor.PGBenchResult{TPS: 10000}})
+	rep.Floors.Report = []ReportFloor{{Name: "report-json", Result: load.Result{P50Ms: 100},
+		Raw: &RawFloor{Rows: 30000, Result: load.Result{P50Ms: 80}}}}
+	cold := workload{name: "clockin-cold", title: "cold", conns: 64, floor: "pgbench", serviceOnly: true}
 	spread := workload{name: "clockin-spread", title: "spread", conns: 64, floor: "pgbench"}
 	single := workload{name: "clockin-single", title: "single", conns: 64, floor: "pgbench"}
 	report := workload{name: "report-json", title: "report", conns: 1, floor: "report-json"}
@@ -25,6 +29,7 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 	rep.add(spread, ColumnGateway, load.Result{RPS: 1000, P99Ms: 90, Errors: 2}, nil, 1)
 	rep.add(single, ColumnService, load.Result{RPS: 1600}, nil, 1)
 	rep.add(report, ColumnService, load.Result{P50Ms: 160}, nil, 1)
+	rep.add(cold, ColumnService, load.Result{RPS: 6500, P99Ms: 16}, nil, 1)
 	rep.finish(&runner{started: time.Now()})
 
 	got := map[string]Target{}
@@ -36,6 +41,9 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 		"clockin-spread/14.0 ms": true,
 		"clockin-single/0.20":    false, // 2000 / 10000 < 0.25
 		"report-json/1.60":       false, // 160 / 100 > 1.5
+		"report-json/2.00":       false, // 160 / 80, the raw read
+		"clockin-cold/0.65":      true,  // 6500 / 10000 ≥ 0.6
+		"clockin-cold/16.0 ms":   false,
 		"zero/2":                 false, // the gateway's errors count
 	} {
 		if tg, ok := got[key]; !ok || tg.Met != met {
@@ -47,7 +55,8 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.Print(&out)
-	for _, want := range []string{"0123456789ab", "10000 tps", "spread", "0.500", "1.60×", "[NÃO]", "docs/performance.md", "0.500"} {
+	for _, want := range []string{"0123456789ab", "10000 tps", "spread", "0.500", "1.60×", "[NÃO]", "docs/performance.md", "0.500",
+		"leitura ordenada das marcações", "2.00×", "cold"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

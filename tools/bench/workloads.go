@@ -17,6 +17,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/tools/bench/floor"
 	"github.com/ponto/ponto/tools/bench/load"
 	"github.com/ponto/ponto/tools/bench/seed"
@@ -42,6 +43,11 @@ type workload struct {
 	// floor names the floor the ratio is taken against: "pgbench"
 	// (throughput ratio) or a report floor (time ratio); "" for none.
 	floor string
+	// ops, when set, ends the measured part after that many operations
+	// (load.Config.Ops).
+	ops int
+	// serviceOnly skips the gateway column.
+	serviceOnly bool
 	// prepare runs once before the columns (e.g. the report's raw SQL).
 	prepare func(ctx context.Context) error
 	// op makes the operation for one column.
@@ -53,6 +59,7 @@ type workload struct {
 func (r *runner) workloads(rep *Report) []workload {
 	spread := r.clockInPool(r.data.Spread)
 	single := r.clockInPool([]seed.Company{r.data.Big})
+	cold := spread[:min(coldEmployees, len(spread))]
 	logins := newLoginState()
 	report := &reportState{}
 	receipt := &receiptState{}
@@ -65,6 +72,11 @@ func (r *runner) workloads(rep *Report) []workload {
 			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
 			prepare: func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-single") },
 			op:      func(string) load.Op { return clockIn(single) }},
+		{name: "clockin-cold", title: fmt.Sprintf("troca de turno, %d func., 1 registro cada", len(cold)),
+			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: len(cold),
+			serviceOnly: true,
+			prepare:     func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-cold") },
+			op:          func(string) load.Op { return clockInOnce(cold, single) }},
 		{name: "login", title: "login de funcionário (código por e-mail)", service: "auth",
 			also: []string{"employee", "company-billing"}, conns: 16,
 			op: func(string) load.Op { return r.login(logins) }},
@@ -164,10 +176,14 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 	if err != nil {
 		return err
 	}
-	for _, col := range []struct{ name, addr string }{
+	columns := []struct{ name, addr string }{
 		{ColumnService, fmt.Sprintf("127.0.0.1:%d", o.Ports[w.service].Public)},
 		{ColumnGateway, gw.Host},
-	} {
+	}
+	if w.serviceOnly {
+		columns = columns[:1]
+	}
+	for _, col := range columns {
 		r.logf("%-16s %-8s %d conexões, %s + %s de aquecimento", w.name, col.name, w.conns, r.opts.Duration, r.opts.Warmup)
 		var profiles sync.WaitGroup
 		if r.opts.Pprof && col.name == ColumnService {
@@ -176,7 +192,7 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 			}
 		}
 		load1 := loadAvg()
-		res, cpu, err := r.load(ctx, col.addr, w.conns, w.op(col.name))
+		res, cpu, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name))
 		profiles.Wait()
 		if err != nil {
 			return err
@@ -254,19 +270,43 @@ func (r *runner) clockInPool(companies []seed.Company) []puncher {
 	return out
 }
 
+// coldEmployees is the shift change's size: that many distinct employees
+// punch once each.
+const coldEmployees = 10000
+
+// clockInOnce is the shift change: the measured operations are
+// POST /registropontos by each employee of pool once, in turn, so that
+// every employee lookup misses timekeeping's employee cache (its entries
+// live EMPLOYEE_CACHE_TTL, 30 s: the spread workload's are gone after the
+// single company's). The warm-up punches random employees of warm
+// (another company) to open the connections without warming pool's
+// entries. It runs on the service's port only: a gateway column would
+// need as many employees again to stay cold.
+func clockInOnce(pool, warm []puncher) load.Op {
+	random := clockIn(warm)
+	return func(w *load.Worker) error {
+		if w.Seq < 0 {
+			return random(w)
+		}
+		return punch(w, pool[w.Seq])
+	}
+}
+
 // clockIn is POST /registropontos by a random employee of pool.
 func clockIn(pool []puncher) load.Op {
-	return func(w *load.Worker) error {
-		p := pool[w.Rand.IntN(len(pool))]
-		req, resp := w.Req, w.Resp
-		load.Request(req, fasthttp.MethodPost, "/registropontos", "")
-		req.Header.SetBytesV("Authorization", p.auth)
-		load.JSON(req, p.body)
-		if err := w.Do(req, resp); err != nil {
-			return err
-		}
-		return load.Expect(resp, http.StatusOK)
+	return func(w *load.Worker) error { return punch(w, pool[w.Rand.IntN(len(pool))]) }
+}
+
+// punch is POST /registropontos by p.
+func punch(w *load.Worker, p puncher) error {
+	req, resp := w.Req, w.Resp
+	load.Request(req, fasthttp.MethodPost, "/registropontos", "")
+	req.Header.SetBytesV("Authorization", p.auth)
+	load.JSON(req, p.body)
+	if err := w.Do(req, resp); err != nil {
+		return err
 	}
+	return load.Expect(resp, http.StatusOK)
 }
 
 // loginState shares the refresh tokens the login workload obtained with
@@ -426,12 +466,13 @@ type reportState struct {
 	path   string
 	sql    floor.ReportSQL
 	staff  []floor.Staff
-	params func(staff []floor.Staff) floor.ReportParams
+	params func(staff []floor.Staff, inicio time.Time) floor.ReportParams
 }
 
 // prepareReport logs the big company in (POST /auth/login), builds the
-// request and times the report's own SQL for the same employees and
-// period: the floor of that workload.
+// request and times its two floors for the same employees and period:
+// the report's own SQL, and under it the ordered read of the punches the
+// report covers.
 func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState, csv bool) error {
 	if st.token == "" {
 		tok, err := companyLogin(ctx, r.stack.GatewayURL(), r.data.Big.Email)
@@ -446,29 +487,42 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 		if len(st.staff) != r.data.Size.BigDepartment {
 			return fmt.Errorf("departamento com %d funcionários, esperava %d", len(st.staff), r.data.Size.BigDepartment)
 		}
-		inicio, fim := r.data.Inicio, r.data.Fim
-		st.params = func(staff []floor.Staff) floor.ReportParams {
+		fim := r.data.Fim
+		st.params = func(staff []floor.Staff, inicio time.Time) floor.ReportParams {
 			return floor.Params(r.data.Big.ID, inicio, fim, staff)
 		}
 		st.path = "/registropontos/departamento/" + url.PathEscape(seed.Department) +
-			"?inicio=" + inicio.Format(time.DateOnly) + "&fim=" + fim.Format(time.DateOnly)
+			"?inicio=" + r.data.Inicio.Format(time.DateOnly) + "&fim=" + fim.Format(time.DateOnly)
 	}
 	// JSON lists the first page (20 employees, as pkg/page defaults);
 	// CSV without pagina/tamanho lists the whole department. Totals are
-	// always over the whole department.
-	listed := st.staff
+	// always over the whole department. The JSON's SQL reads from six
+	// days before the period, as the service does (its first rest days'
+	// DSR looks back at absences: relatorio.Antes); the CSV has no DSR.
+	listed, from := st.staff, r.data.Inicio
 	name := "report-csv"
 	if !csv {
 		listed, name = st.staff[:min(20, len(st.staff))], "report-json"
+		from = r.data.Inicio.AddDate(0, 0, -core.DiasSemanaDSR)
 	}
 	r.logf("piso: SQL do relatório (%s), %d funcionários listados, totais de %d", name, len(listed), len(st.staff))
-	res, rows, err := floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(listed), st.params(st.staff),
-		r.opts.Duration)
+	res, rows, err := floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(listed, from),
+		st.params(st.staff, from), r.opts.Duration)
 	if err != nil {
 		return fmt.Errorf("SQL do relatório: %w", err)
 	}
-	rep.Floors.Report = append(rep.Floors.Report, ReportFloor{Name: name, Listed: len(listed), All: len(st.staff),
-		Rows: rows, Settings: st.sql.Settings, Result: res})
+	f := ReportFloor{Name: name, Listed: len(listed), All: len(st.staff), Rows: rows, Settings: st.sql.Settings,
+		Result: res}
+	// The raw read covers the punches of the report's period for every
+	// employee of the department: the totals need all of them.
+	r.logf("piso: leitura ordenada das marcações (%s), %d funcionários", name, len(st.staff))
+	raw, rawRows, err := floor.TimeRaw(ctx, r.pools["timekeeping"], st.sql.Settings, st.params(st.staff, r.data.Inicio),
+		r.opts.Duration)
+	if err != nil {
+		return fmt.Errorf("leitura ordenada das marcações: %w", err)
+	}
+	f.Raw = &RawFloor{Rows: rawRows, Result: raw}
+	rep.Floors.Report = append(rep.Floors.Report, f)
 	return nil
 }
 

@@ -93,18 +93,59 @@ func Params(empresaID int64, inicio, fim time.Time, staff []Staff) ReportParams 
 	return p
 }
 
+// RawSQL is the floor under the report's SQL: the ordered read of
+// exactly the punches a report covers (its company, its department's
+// employees, its period), grouped per employee and workday as the report
+// groups them, with nothing computed. A report cannot cost less than
+// reading its punches in order; what it costs above this is its SQL's
+// joins and arrays and the service's work.
+// Parameters: $1 company, $2 employees, $3..$4 the period.
+const RawSQL = `SELECT funcionario_id, jornada, array_agg(horario_registro ORDER BY horario_registro)
+FROM registros_ponto
+WHERE empresa_id = $1 AND funcionario_id = ANY($2::bigint[]) AND jornada BETWEEN $3::date AND $4::date
+GROUP BY funcionario_id, jornada`
+
 // TimeReport runs the report's SQL as Report does (one read-only
 // repeatable-read transaction: the settings, the listed employees' rows,
 // the totals over all) back to back on one connection for d, at least
 // three times, and returns the latencies. Rows are read raw: the floor is
 // PostgreSQL's work and the transfer, not decoding.
 func TimeReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, listed, all ReportParams, d time.Duration) (load.Result, int64, error) {
+	return timeTx(ctx, d, func() (int64, error) { return runReport(ctx, db, q, listed, all) })
+}
+
+// TimeRaw runs RawSQL for all's employees and period as TimeReport runs
+// the report's SQL: in the same kind of transaction, with the same
+// settings, back to back for d, at least three times.
+func TimeRaw(ctx context.Context, db *pgxpool.Pool, settings string, all ReportParams, d time.Duration) (load.Result, int64, error) {
+	return timeTx(ctx, d, func() (int64, error) {
+		var n int64
+		err := pgx.BeginTxFunc(ctx, db, txOptions, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, settings); err != nil {
+				return err
+			}
+			var err error
+			n, err = readRaw(ctx, tx, RawSQL, all.EmpresaID, all.Funcionarios, all.Inicio, all.Fim)
+			return err
+		})
+		return n, err
+	})
+}
+
+var txOptions = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// timeTx times run back to back for d, at least three times; run returns
+// the rows it read.
+func timeTx(ctx context.Context, d time.Duration, run func() (int64, error)) (load.Result, int64, error) {
 	h := hdrhistogram.New(1, int64(2*time.Minute/time.Microsecond), 3)
 	var rowsRead int64
 	start := time.Now()
 	for n := 0; n < 3 || time.Since(start) < d; n++ {
+		if err := ctx.Err(); err != nil {
+			return load.Result{}, 0, err
+		}
 		t0 := time.Now()
-		rows, err := runReport(ctx, db, q, listed, all)
+		rows, err := run()
 		if err != nil {
 			return load.Result{}, 0, err
 		}
@@ -119,10 +160,24 @@ func TimeReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, listed, all 
 	}, rowsRead, nil
 }
 
+// readRaw runs sql and reads its rows without decoding them.
+func readRaw(ctx context.Context, tx pgx.Tx, sql string, args ...any) (int64, error) {
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		_ = rows.RawValues()
+		n++
+	}
+	return n, rows.Err()
+}
+
 func runReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, listed, all ReportParams) (int64, error) {
 	var n int64
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err := pgx.BeginTxFunc(ctx, db, opts, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, db, txOptions, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, q.Settings); err != nil {
 			return err
 		}
@@ -131,24 +186,18 @@ func runReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, listed, all R
 			p := listed
 			if st.All {
 				// Report skips the department-wide query when the page
-				// already lists the whole department.
-				if ranListed && len(all.Funcionarios) == len(listed.Funcionarios) {
+				// already lists the whole department over the same dates.
+				if ranListed && len(all.Funcionarios) == len(listed.Funcionarios) &&
+					all.Inicio.Equal(listed.Inicio) && all.Fim.Equal(listed.Fim) {
 					continue
 				}
 				p = all
 			}
-			rows, err := tx.Query(ctx, st.SQL, p.Args()...)
+			read, err := readRaw(ctx, tx, st.SQL, p.Args()...)
 			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				_ = rows.RawValues()
-				n++
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
 				return fmt.Errorf("%s: %w", st.Name, err)
 			}
+			n += read
 			ranListed = ranListed || !st.All
 		}
 		return nil

@@ -46,6 +46,11 @@ type Config struct {
 	Warmup time.Duration
 	// Duration is the measured part.
 	Duration time.Duration
+	// Ops, when set, ends the measured part after that many operations
+	// (or Duration, whichever comes first): a workload whose operations
+	// each use an item once (an employee who has not punched yet) stops
+	// when its items run out. Worker.Seq numbers them.
+	Ops int64
 	// Timeout bounds one HTTP exchange (default 60s).
 	Timeout time.Duration
 	// Op is one operation; it may send several requests through w.
@@ -68,6 +73,9 @@ type Worker struct {
 	ID, Conns int
 	// N counts this worker's operations, from 0.
 	N int
+	// Seq numbers the run's measured operations, from 0 across all
+	// workers; it is -1 during the warm-up.
+	Seq int64
 	// Rand is the worker's own random source.
 	Rand *rand.Rand
 
@@ -171,10 +179,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		cfg.OnMeasure()
 	}
 	measureStart = time.Now()
+	r.limit = cfg.Ops
 	r.phase.Store(measuring)
-	ok := sleep(ctx, cfg.Duration)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	ok := sleepUntil(ctx, cfg.Duration, done)
 	r.phase.Store(stopped)
-	wg.Wait()
+	<-done
 	if !ok {
 		return Result{}, ctx.Err()
 	}
@@ -202,7 +213,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 }
 
 type run struct {
-	phase               atomic.Int32
+	phase atomic.Int32
+	// limit is Config.Ops; seq counts the measured operations started.
+	limit               int64
+	seq                 atomic.Int64
 	ops, failed         atomic.Int64
 	warmOps, warmFailed atomic.Int64
 
@@ -219,6 +233,13 @@ func (r *run) loop(ctx context.Context, w *Worker, h *hdrhistogram.Histogram, la
 		phase := r.phase.Load()
 		if phase == stopped {
 			return
+		}
+		w.Seq = -1
+		if phase == measuring {
+			w.Seq = r.seq.Add(1) - 1
+			if r.limit > 0 && w.Seq >= r.limit {
+				return
+			}
 		}
 		start := time.Now()
 		err := w.call()
@@ -275,6 +296,20 @@ func (w *Worker) call() (err error) {
 		}
 	}()
 	return w.op(w)
+}
+
+// sleepUntil waits d or until done closes; false if ctx ended first.
+func sleepUntil(ctx context.Context, d time.Duration, done <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	case <-done:
+		return ctx.Err() == nil
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {

@@ -94,3 +94,39 @@ func TestOwnNeverShares(t *testing.T) {
 		t.Fatalf("%d of %d items used", len(owner), items)
 	}
 }
+
+func TestRunStopsAfterOps(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	const ops = 500
+	var mu sync.Mutex
+	seen := map[int64]int{}
+	warm := 0
+	start := time.Now()
+	res, err := Run(context.Background(), Config{Addr: srv.Listener.Addr().String(), Conns: 8,
+		Warmup: 50 * time.Millisecond, Duration: time.Hour, Ops: ops, Op: func(w *Worker) error {
+			mu.Lock()
+			if w.Seq < 0 {
+				warm++
+			} else {
+				seen[w.Seq]++
+			}
+			mu.Unlock()
+			Request(w.Req, fasthttp.MethodGet, "/x", "")
+			return w.Do(w.Req, w.Resp)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > time.Minute {
+		t.Fatal("the run did not stop when its operations ran out")
+	}
+	if res.Ops != ops || len(seen) != ops || warm == 0 || int64(warm) != res.WarmupOps {
+		t.Fatalf("ops %d, distinct seqs %d, warm-up %d (result %d)", res.Ops, len(seen), warm, res.WarmupOps)
+	}
+	for seq, n := range seen {
+		if seq < 0 || seq >= ops || n != 1 {
+			t.Fatalf("seq %d used %d times", seq, n)
+		}
+	}
+}
