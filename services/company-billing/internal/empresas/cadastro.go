@@ -10,6 +10,7 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/password"
+	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 )
 
@@ -26,7 +27,7 @@ func (s *Service) cadastrar(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	cad, err := validar(req, c.Get("Idempotency-Key"), s.Plans, s.Config.FusoHorarioPadrao, s.now())
+	cad, err := validar(req, c.Get(validate.IdempotencyKeyHeader), s.Plans, s.Config.FusoHorarioPadrao, s.now())
 	if err != nil {
 		return err
 	}

@@ -248,7 +248,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func TestCadastroRefusesEachInvalidField(t *testing.T) {
 	e := newEnv(t)
-	tomorrow := time.Now().In(brazil).AddDate(0, 0, 1).Format(dateBR)
+	tomorrow := today(time.Now(), "America/Sao_Paulo", "America/Sao_Paulo").AddDate(0, 0, 1).Format(dateBR)
 	cases := []struct {
 		name   string
 		change func(map[string]any)

@@ -59,24 +59,10 @@ const (
 	// One letter is a real company name ("X"); blank is refused apart.
 	minNome, maxNome               = 1, 120
 	minRazaoSocial, maxRazaoSocial = 1, 150
-	// maxIdempotencyKey bounds the optional Idempotency-Key header.
-	maxIdempotencyKey = 255
 )
 
 // firstAbertura is the earliest opening date accepted: older is a typo.
 var firstAbertura = time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// brazil is the calendar "today" is read in for dataAbertura: just after
-// midnight in São Paulo a company opened today is not in the future.
-var brazil = mustLoad("America/Sao_Paulo")
-
-func mustLoad(name string) *time.Location {
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err) // time/tzdata is embedded, so this cannot happen
-	}
-	return loc
-}
 
 // cadastro is a validated registration.
 type cadastro struct {
@@ -107,7 +93,6 @@ func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, zonaPad
 	if errs.Required(req.Email, "email") {
 		errs.Check(validate.Email(req.Email), "email", "e-mail inválido")
 	}
-	abertura := checkAbertura(errs, req.DataAbertura, now)
 	plan, known := catalog.Lookup(req.NomeDoPlano)
 	if errs.Required(req.NomeDoPlano, "nomeDoPlano") {
 		errs.Check(known, "nomeDoPlano", "plano desconhecido; planos disponíveis: "+strings.Join(catalog.Names(), ", "))
@@ -115,12 +100,14 @@ func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, zonaPad
 	if errs.Required(req.Password, "password") {
 		errs.Check(password.CheckStrength(req.Password) == nil, "password", password.ErrWeak.Error())
 	}
-	errs.Check(validIdempotencyKey(idemKey), "Idempotency-Key", "deve ter de 1 a 255 caracteres ASCII visíveis")
+	// The header is optional: an empty one is no key.
+	errs.Check(idemKey == "" || validate.IdempotencyKey(idemKey), validate.IdempotencyKeyHeader, validate.IdempotencyKeyMessage)
 	zona := zonaPadrao
 	if req.FusoHorario != nil {
 		zona = *req.FusoHorario
 		errs.Check(validate.TimeZone(zona), "fusoHorario", validate.TimeZoneMessage)
 	}
+	abertura := checkAbertura(errs, req.DataAbertura, today(now, zona, zonaPadrao))
 	resp := checkResponsavel(errs, req.Responsavel)
 	if err := errs.Err(); err != nil {
 		return cadastro{}, err
@@ -129,9 +116,24 @@ func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, zonaPad
 		fusoHorario: zona, responsavel: resp}, nil
 }
 
-// checkAbertura parses dataAbertura: a real DD/MM/YYYY date, not in the
-// future and not absurdly old.
-func checkAbertura(errs validate.Errors, s string, now time.Time) time.Time {
+// today is now's date in the company's zone, zona (or zonaPadrao when
+// zona is refused, which the answer reports anyway), as a UTC midnight:
+// just after midnight where the company is, a company opened that day is
+// not in the future.
+func today(now time.Time, zona, zonaPadrao string) time.Time {
+	if !validate.TimeZone(zona) {
+		zona = zonaPadrao
+	}
+	if loc, err := time.LoadLocation(zona); err == nil {
+		now = now.In(loc)
+	}
+	y, m, d := now.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// checkAbertura parses dataAbertura: a real DD/MM/YYYY date, not after
+// today (the company's) and not absurdly old.
+func checkAbertura(errs validate.Errors, s string, today time.Time) time.Time {
 	if !errs.Required(s, "dataAbertura") {
 		return time.Time{}
 	}
@@ -140,26 +142,9 @@ func checkAbertura(errs validate.Errors, s string, now time.Time) time.Time {
 	if !ok {
 		return time.Time{}
 	}
-	y, m, day := now.In(brazil).Date()
-	today := time.Date(y, m, day, 0, 0, 0, 0, time.UTC)
 	errs.Check(!d.After(today), "dataAbertura", "a data de abertura não pode estar no futuro")
 	errs.Check(!d.Before(firstAbertura), "dataAbertura", "a data de abertura deve ser posterior a 01/01/1800")
 	return d
-}
-
-func validIdempotencyKey(k string) bool {
-	if k == "" {
-		return true // optional
-	}
-	if len(k) > maxIdempotencyKey {
-		return false
-	}
-	for i := range len(k) {
-		if k[i] < 0x21 || k[i] > 0x7e {
-			return false
-		}
-	}
-	return true
 }
 
 // fingerprint identifies a registration request for idempotency: the

@@ -12,6 +12,7 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -79,7 +80,7 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	key, err := IdempotencyKey(c.Get("Idempotency-Key"))
+	key, err := IdempotencyKey(c.Get(validate.IdempotencyKeyHeader))
 	if err != nil {
 		return err
 	}

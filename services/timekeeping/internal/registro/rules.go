@@ -12,8 +12,7 @@ import (
 
 // Limits of the clock-in input.
 const (
-	enderecoMax       = 64
-	idempotencyKeyMax = 255
+	enderecoMax = 64
 	// maxEarlier bounds funcionario.registrosPonto in the clock-in answer.
 	maxEarlier = 20
 )
@@ -87,12 +86,8 @@ func IdempotencyKey(h string) (*string, error) {
 	if h == "" {
 		return nil, nil
 	}
-	ok := len(h) <= idempotencyKeyMax
-	for i := 0; ok && i < len(h); i++ {
-		ok = h[i] > ' ' && h[i] < 0x7f
-	}
-	if !ok {
-		return nil, apierr.Invalid(map[string]string{"Idempotency-Key": "de 1 a 255 caracteres ASCII visíveis"})
+	if !validate.IdempotencyKey(h) {
+		return nil, apierr.Invalid(map[string]string{validate.IdempotencyKeyHeader: validate.IdempotencyKeyMessage})
 	}
 	return &h, nil
 }
