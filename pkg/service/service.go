@@ -25,7 +25,7 @@ func Main(name string, run func(ctx context.Context, log *slog.Logger, level *sl
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	err := run(ctx, log, level)
 	stop()
-	if err != nil && !errors.Is(err, ErrHelpShown) {
+	if err != nil && !errors.Is(err, ErrHelpShown) && !errors.Is(err, ErrCommandDone) {
 		log.Error("service stopped with an error", "err", err)
 		os.Exit(1)
 	}

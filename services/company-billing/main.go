@@ -4,8 +4,6 @@ package main
 import (
 	"context"
 	"embed"
-	"fmt"
-	"io/fs"
 	"log/slog"
 
 	"github.com/ardanlabs/conf/v3"
@@ -17,10 +15,8 @@ import (
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
-	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
@@ -78,52 +74,25 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
 		return err
 	}
-	migrations, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
+	if err := service.Command(ctx, cfg.Args, cfg.DB, migrationFiles, log); err != nil {
 		return err
-	}
-
-	switch cmd := cfg.Args.Num(0); cmd {
-	case "":
-	case "migrate":
-		log.Info("migrating database")
-		return cfg.DB.Migrate(ctx, migrations, log)
-	default:
-		return fmt.Errorf("unknown command %q (known: migrate)", cmd)
 	}
 
 	// -------------------------------------------------------------------------
-	// Telemetry
+	// Telemetry and dependencies
 
-	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	db, closeDB, err := service.Open(ctx, name, build, cfg.DB)
 	if err != nil {
 		return err
 	}
-	defer stopTelemetry(context.WithoutCancel(ctx))
+	defer closeDB()
 
-	// -------------------------------------------------------------------------
-	// Dependencies
-
-	db, err := database.Open(ctx, cfg.DB)
+	guards, closeGuards, err := service.OpenGuards(ctx, name, log, cfg.JWT, cfg.Redis, cfg.Rate)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-
-	verifier, err := jwtauth.NewVerifier(ctx, cfg.JWT)
-	if err != nil {
-		return err
-	}
-	rdb, err := redisclient.Open(cfg.Redis)
-	if err != nil {
-		return fmt.Errorf("redis: %w", err)
-	}
-	defer rdb.Close()
-	verifier.AddGuards(revocation.Watch(ctx, rdb, log, revocation.DefaultReload).Guard)
-	limits := ratelimit.New(rdb, name+":", log)
-	if err := limits.GuardTokens(verifier, cfg.Rate); err != nil {
-		return err
-	}
+	defer closeGuards()
+	verifier, rdb, limits := guards.Verifier, guards.Redis, guards.Limits
 	// Registration fails closed: without Redis nothing would bound the
 	// Stripe objects an address can make.
 	registrationLimit, err := limits.PerIP("cadastro", cfg.RegistrationRate, ratelimit.FailClosed)

@@ -16,7 +16,6 @@ import (
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
-	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
@@ -97,21 +96,12 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	go store.KeepBucket(ctx, log, 2*time.Second)
 
-	verifier, err := jwtauth.NewVerifier(ctx, cfg.JWT)
+	guards, closeGuards, err := service.OpenGuards(ctx, name, log, cfg.JWT, cfg.Redis, cfg.Rate)
 	if err != nil {
 		return err
 	}
-	rdb, err := redisclient.Open(cfg.Redis)
-	if err != nil {
-		return fmt.Errorf("redis: %w", err)
-	}
-	defer rdb.Close()
-	// Revocations first: a deactivated employee's request is refused
-	// without spending his budget.
-	verifier.AddGuards(revocation.Watch(ctx, rdb, log, revocation.DefaultReload).Guard)
-	if err := ratelimit.New(rdb, name+":", log).GuardTokens(verifier, cfg.Rate); err != nil {
-		return err
-	}
+	defer closeGuards()
+	verifier, rdb := guards.Verifier, guards.Redis
 	employees := employee.New(string(cfg.EmployeeInternalURL))
 
 	// -------------------------------------------------------------------------

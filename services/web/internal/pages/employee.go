@@ -17,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/web/internal/api"
 	"github.com/ponto/ponto/services/web/internal/session"
 )
@@ -181,9 +182,6 @@ func (p *Pages) clockPage(c *fiber.Ctx) error {
 	}})
 }
 
-// validKey is what timekeeping accepts as an Idempotency-Key.
-var validKey = regexp.MustCompile(`^[!-~]{1,255}$`)
-
 // receipt is what the page shows after a punch.
 type receipt struct {
 	ID          string `json:"id"`
@@ -201,9 +199,9 @@ type receipt struct {
 // retries, so a retry after a network failure never punches twice.
 func (p *Pages) punch(c *fiber.Ctx) error {
 	key := c.FormValue("chave")
-	if !validKey.MatchString(key) {
+	if !validate.IdempotencyKey(key) { // what timekeeping accepts
 		return p.errorPage(c, &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "chave de idempotência inválida; recarregue a página",
-			Fields: map[string]string{"chave": "de 1 a 255 caracteres ASCII visíveis"}})
+			Fields: map[string]string{"chave": validate.IdempotencyKeyMessage}})
 	}
 	body := map[string]any{"funcionarioId": sess(c).FuncionarioID, "coletor": coletor}
 	pos := strings.TrimSpace(c.FormValue("endereco"))
