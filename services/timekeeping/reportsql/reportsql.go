@@ -12,9 +12,12 @@ import (
 
 // Settings are the report transaction's: JIT compilation off (the
 // planner cannot see how few rows the arrays and the calendar give and
-// would spend more time compiling than running), and work_mem so that the
-// sorts of a large department stay in memory.
-const Settings = `SET LOCAL jit = off; SET LOCAL work_mem = '32MB'`
+// would spend more time compiling than running), work_mem so that the
+// sorts of a large department stay in memory, and a plan made for each
+// execution's own parameters: pgx prepares the statements, and after five
+// executions on a connection PostgreSQL may switch to a generic plan,
+// which cannot see how many employees the arrays hold.
+const Settings = `SET LOCAL jit = off; SET LOCAL work_mem = '32MB'; SET LOCAL plan_cache_mode = force_custom_plan`
 
 // Params select the employees, period and working weekdays of a report.
 // The schedule arrays are parallel, one element per working day of an
