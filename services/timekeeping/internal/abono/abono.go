@@ -257,16 +257,9 @@ func (in criarInput) check(v validate.Errors) novo {
 // a year ahead), 404 (not the company's employee), 409 (closed period,
 // abono_sobreposto).
 func (h *Handlers) criar(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
 	var in criarInput
-	if err := request.DecodeJSON(c, &in); err != nil {
+	caller, id, err := request.OnEmployee(c, &in)
+	if err != nil {
 		return err
 	}
 	v := validate.Errors{}
@@ -326,29 +319,12 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"itens": itens})
 }
 
-type cancelarInput struct {
-	Motivo *string `json:"motivo" text:"multiline"`
-}
-
 // cancelar is POST /registropontos/abonos/{abonoId}/cancelar {"motivo"}:
 // 200 the abono with its cancellation; 404 another company's, 409 when
 // already cancelled or in a closed period.
 func (h *Handlers) cancelar(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
+	caller, id, motivo, err := request.Reasoned(c, "abonoId")
 	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "abonoId")
-	if err != nil {
-		return err
-	}
-	var in cancelarInput
-	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
-	}
-	v := validate.Errors{}
-	motivo := request.Motivo(v, in.Motivo, "motivo")
-	if err := v.Err(); err != nil {
 		return err
 	}
 	a, err := h.store.cancelar(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())

@@ -246,16 +246,9 @@ func (in lancarInput) check(v validate.Errors) novo {
 // before the bank's start), 404 (not the company's employee), 409 (the
 // bank off: banco_horas_inativo; a closed period: periodo_fechado).
 func (h *Handlers) lancar(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
 	var in lancarInput
-	if err := request.DecodeJSON(c, &in); err != nil {
+	caller, id, err := request.OnEmployee(c, &in)
+	if err != nil {
 		return err
 	}
 	v := validate.Errors{}

@@ -112,29 +112,12 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	return c.JSON(page.NewResult(items, p, total))
 }
 
-type reabrirInput struct {
-	Motivo *string `json:"motivo" text:"multiline"`
-}
-
 // reabrir is POST /registropontos/fechamentos/{fechamentoId}/reabrir
 // {"motivo"}: 200 the closing with its reopening; 404 another company's,
 // 409 fechamento_reaberto.
 func (h *Handlers) reabrir(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
+	caller, id, motivo, err := request.Reasoned(c, "fechamentoId")
 	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "fechamentoId")
-	if err != nil {
-		return err
-	}
-	var in reabrirInput
-	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
-	}
-	v := validate.Errors{}
-	motivo := request.Motivo(v, in.Motivo, "motivo")
-	if err := v.Err(); err != nil {
 		return err
 	}
 	f, err := h.store.Reabrir(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())

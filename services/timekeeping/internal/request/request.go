@@ -110,6 +110,46 @@ func Motivo(v validate.Errors, s *string, field string) string {
 	return *s
 }
 
+// OnEmployee reads a request about one employee: the caller, the
+// {funcionarioId} path parameter, and the JSON body decoded into dst.
+func OnEmployee(c *fiber.Ctx, dst any) (caller *jwtauth.Claims, id int64, err error) {
+	if caller, err = Caller(c); err != nil {
+		return nil, 0, err
+	}
+	if id, err = ID(c, "funcionarioId"); err != nil {
+		return nil, 0, err
+	}
+	if err = DecodeJSON(c, dst); err != nil {
+		return nil, 0, err
+	}
+	return caller, id, nil
+}
+
+// Reasoned reads a company's action on one of its resources that a
+// reason justifies: the caller, the path parameter param as an id, and
+// the body {"motivo"} checked by Motivo. Disregarding a punch, cancelling
+// an abono and reopening a period all take this shape.
+func Reasoned(c *fiber.Ctx, param string) (caller *jwtauth.Claims, id int64, motivo string, err error) {
+	if caller, err = Caller(c); err != nil {
+		return nil, 0, "", err
+	}
+	if id, err = ID(c, param); err != nil {
+		return nil, 0, "", err
+	}
+	var in struct {
+		Motivo *string `json:"motivo" text:"multiline"`
+	}
+	if err = DecodeJSON(c, &in); err != nil {
+		return nil, 0, "", err
+	}
+	v := validate.Errors{}
+	motivo = Motivo(v, in.Motivo, "motivo")
+	if err = v.Err(); err != nil {
+		return nil, 0, "", err
+	}
+	return caller, id, motivo, nil
+}
+
 // Month reads a YYYY-MM month (from 2000-01) as its first day.
 func Month(s, field string) (time.Time, error) {
 	m, err := time.Parse("2006-01", s)

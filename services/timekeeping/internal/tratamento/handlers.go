@@ -113,10 +113,6 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 		Horario: horario, FusoMinutos: core.Offset(horario, zone), Motivo: motivo}, nil
 }
 
-type motivoInput struct {
-	Motivo *string `json:"motivo" text:"multiline"`
-}
-
 // desconsiderar is PUT /registropontos/{registroId}/desconsiderar and
 // /reconsiderar {"motivo"}: 200 the punch with its new state. 404 when
 // the id is not one of the company's punches (an absence, another
@@ -124,21 +120,8 @@ type motivoInput struct {
 // state.
 func (h *Handlers) desconsiderar(d bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		caller, err := request.Caller(c)
+		caller, id, motivo, err := request.Reasoned(c, "registroId")
 		if err != nil {
-			return err
-		}
-		id, err := request.ID(c, "registroId")
-		if err != nil {
-			return err
-		}
-		var in motivoInput
-		if err := request.DecodeJSON(c, &in); err != nil {
-			return err
-		}
-		v := validate.Errors{}
-		motivo := request.Motivo(v, in.Motivo, "motivo")
-		if err := v.Err(); err != nil {
 			return err
 		}
 		m, err := h.store.Desconsiderar(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
