@@ -23,7 +23,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
-	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Limits of one file, as the AFD's: a year, and punches enough for a
@@ -66,24 +65,12 @@ func (h *Handlers) Public(r fiber.Router) {
 // formato=zip an application/zip holding it and its CAdES signature
 // <name>.p7s (409 sem_certificado without a certificate).
 func (h *Handlers) export(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
+	x, err := arquivo.ReadExport(c, h.signer, h.zones, h.clock, "o AEJ", maxDays)
 	if err != nil {
 		return err
 	}
-	zipped, err := arquivo.ReadFormato(c, h.signer, "o AEJ")
-	if err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	emp, err := h.zones.Fresh(ctx, caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	inicio, fim, err := request.Period(c, h.clock.Today(emp.Zone), maxDays)
-	if err != nil {
-		return err
-	}
-	ps, err := h.store.pontos(ctx, caller.EmpresaID, inicio, fim, maxPunches)
+	ctx, emp, inicio, fim := c.UserContext(), x.Empresa, x.Inicio, x.Fim
+	ps, err := h.store.pontos(ctx, x.EmpresaID, inicio, fim, maxPunches)
 	if errors.Is(err, errTooMany) {
 		return apierr.Invalid(map[string]string{"fim": "o período tem mais de " + strconv.Itoa(maxPunches) +
 			" marcações: divida-o em arquivos menores"})
@@ -91,11 +78,11 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	fs, err := h.store.faltas(ctx, caller.EmpresaID, inicio, fim)
+	fs, err := h.store.faltas(ctx, x.EmpresaID, inicio, fim)
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	funcs, err := h.funcionarios(c, caller.EmpresaID, ps, fs)
+	funcs, err := h.funcionarios(c, x.EmpresaID, ps, fs)
 	if err != nil {
 		return err
 	}
@@ -112,7 +99,7 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		return apierr.Internal(err)
 	}
 	name := core.NomeArquivoAEJ(emp.CNPJ, inicio, fim)
-	return arquivo.Send(c, name, file, zipped, h.signer, now)
+	return arquivo.Send(c, name, file, x.Zipped, h.signer, now)
 }
 
 // funcionarios are the employees the period's punches and absences name,

@@ -18,7 +18,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/arquivo"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
-	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Limits of one export: a year, and records enough for a thousand
@@ -57,30 +56,18 @@ func (h *Handlers) Public(r fiber.Router) {
 // application/zip holding that file and its CAdES signature
 // <name>.p7s (409 sem_certificado when no certificate is configured).
 func (h *Handlers) export(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
+	x, err := arquivo.ReadExport(c, h.signer, h.zones, h.clock, "o AFD", maxDays)
 	if err != nil {
 		return err
 	}
-	zipped, err := arquivo.ReadFormato(c, h.signer, "o AFD")
-	if err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	emp, err := h.zones.Fresh(ctx, caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	inicio, fim, err := request.Period(c, h.clock.Today(emp.Zone), maxDays)
-	if err != nil {
-		return err
-	}
+	ctx, emp, inicio, fim := c.UserContext(), x.Empresa, x.Inicio, x.Fim
 	now := h.clock.Now()
 	w, err := core.NewWriter(core.Cabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, REP: h.rep,
 		Inicio: inicio, Fim: fim, Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)})
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	err = h.store.Write(ctx, w, caller.EmpresaID, inicio, fim, emp.Zone, maxRecords)
+	err = h.store.Write(ctx, w, x.EmpresaID, inicio, fim, emp.Zone, maxRecords)
 	if errors.Is(err, errTooMany) {
 		return apierr.Invalid(map[string]string{"fim": "o período tem mais de " + strconv.Itoa(maxRecords) +
 			" registros: divida-o em arquivos menores"})
@@ -93,5 +80,5 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		return apierr.Internal(err)
 	}
 	name := core.NomeArquivo(h.rep, emp.CNPJ)
-	return arquivo.Send(c, name, file, zipped, h.signer, now)
+	return arquivo.Send(c, name, file, x.Zipped, h.signer, now)
 }

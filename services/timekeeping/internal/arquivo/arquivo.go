@@ -11,7 +11,45 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/internal/clock"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
+
+// Export is what a file route reads before it builds the file: the
+// company's current record (its zone, CNPJ and name go into the header),
+// the period and whether the signed zip is wanted.
+type Export struct {
+	EmpresaID   int64
+	Empresa     fuso.Empresa
+	Inicio, Fim time.Time
+	Zipped      bool
+}
+
+// ReadExport reads a company's request for a file named doc ("o AFD"):
+// the caller, formato (ReadFormato), the company's fresh record, and the
+// period (request.Period: default this month in the company's zone, at
+// most maxDays).
+func ReadExport(c *fiber.Ctx, signer *signature.Signer, zones *fuso.Zones, clk *clock.Clock, doc string,
+	maxDays int) (Export, error) {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return Export{}, err
+	}
+	zipped, err := ReadFormato(c, signer, doc)
+	if err != nil {
+		return Export{}, err
+	}
+	emp, err := zones.Fresh(c.UserContext(), caller.EmpresaID)
+	if err != nil {
+		return Export{}, err
+	}
+	inicio, fim, err := request.Period(c, clk.Today(emp.Zone), maxDays)
+	if err != nil {
+		return Export{}, err
+	}
+	return Export{EmpresaID: caller.EmpresaID, Empresa: emp, Inicio: inicio, Fim: fim, Zipped: zipped}, nil
+}
 
 // ReadFormato reads formato: txt (the default) or zip, which needs a
 // signer (409 sem_certificado when no certificate is configured); doc
