@@ -150,7 +150,10 @@ type runner struct {
 	minter  *minter
 	data    *seed.Dataset
 	zone    *time.Location
-	cleanup []func()
+	// redisPID is the Redis server's process, whose CPU counts as
+	// "redis" (0: not counted).
+	redisPID int
+	cleanup  []func()
 	// removeRunDir drops the run's directory once everything is closed.
 	removeRunDir bool
 }
@@ -195,6 +198,7 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.openPools(ctx); err != nil {
 		return err
 	}
+	r.redisPID = redisPID(ctx, r.stack.Options().RedisAddr)
 	if err := r.seed(ctx); err != nil {
 		return fmt.Errorf("%w\núltimas linhas da stack:\n%s", err, r.log.tail())
 	}

@@ -47,7 +47,8 @@ func procCPU(pid int) time.Duration {
 type cpuSample map[string]time.Duration
 
 // sampleCPU reads the services, the benchmark itself (load generator and
-// gateway) and the PostgreSQL backends serving the run's databases.
+// gateway), the PostgreSQL backends serving the run's databases and the
+// Redis server.
 func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 	out := cpuSample{"bench": procCPU(os.Getpid())}
 	pids := r.stack.PIDs()
@@ -61,6 +62,11 @@ func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 		dbs = append(dbs, name)
 	}
 	out["postgres"] = backendsCPU(ctx, r.pools["timekeeping"], dbs)
+	if r.redisPID > 0 {
+		// The whole server: the run's own traffic, and whatever else
+		// this machine sends it meanwhile.
+		out["redis"] = procCPU(r.redisPID)
+	}
 	return out
 }
 

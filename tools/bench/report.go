@@ -97,6 +97,9 @@ type Row struct {
 	// measured part (the services, "postgres": the backends of the run's
 	// databases, "bench": the load generator and the in-process gateway).
 	CPU CPUPerOp `json:"cpuMsPorRequisicao,omitempty"`
+	// Guards is what the revocation check and the per-token rate limit
+	// cost each request, from the service's CPU profile (-pprof only).
+	Guards *GuardCost `json:"guardas,omitempty"`
 }
 
 // ChainCheck is seed.VerifyChains' verdict after the run.
@@ -213,6 +216,10 @@ func (rep *Report) finish(r *runner) {
 	if row := rep.row("clockin-spread", ColumnService); row != nil {
 		rep.Targets = append(rep.Targets, Target{Name: "clockin-spread p99 ≤ 15 ms",
 			Got: fmt.Sprintf("%.1f ms", row.P99Ms), Met: row.P99Ms <= 15})
+	}
+	if row := rep.row("clockin-spread", ColumnService); row != nil && row.Guards != nil {
+		rep.Targets = append(rep.Targets, Target{Name: "clockin-spread: guardas ≤ 5% do CPU por operação",
+			Got: fmt.Sprintf("+%.1f%% (%.3f ms)", row.Guards.GrowthPct, row.Guards.MsPerOp), Met: row.Guards.GrowthPct <= 5})
 	}
 	ratio("clockin-single", 0.25, false, "piso pgbench (req/s)")
 	ratio("clockin-cold", 0.6, false, "piso pgbench (req/s)")
@@ -346,7 +353,7 @@ func (rep *Report) printReportRatios(w io.Writer) {
 // printCPU shows where each operation's CPU went, on the services' own
 // ports, next to pgbench's transaction.
 func (rep *Report) printCPU(w io.Writer) {
-	procs := []string{"timekeeping", "employee", "auth", "company-billing", "media", "postgres", "bench"}
+	procs := []string{"timekeeping", "employee", "auth", "company-billing", "media", "postgres", "redis", "bench"}
 	short := map[string]string{"company-billing": "billing"}
 	fmt.Fprintf(w, "\nCPU por operação, ms (porta do próprio serviço; postgres = backends dos bancos da execução):\n")
 	fmt.Fprintf(w, "%-44s", "")
@@ -374,6 +381,12 @@ func (rep *Report) printCPU(w io.Writer) {
 	for _, row := range rep.Rows {
 		if row.Column == ColumnService && row.CPU != nil {
 			line(row.Title, row.CPU)
+		}
+	}
+	for _, row := range rep.Rows {
+		if g := row.Guards; row.Column == ColumnService && g != nil {
+			fmt.Fprintf(w, "  guardas (revogação + limite por token) em %s: %.1f%% do CPU do serviço + redis = %.3f ms, +%.1f%% por operação\n",
+				row.Workload, g.ServiceSharePct, g.MsPerOp, g.GrowthPct)
 		}
 	}
 }

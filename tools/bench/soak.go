@@ -56,6 +56,15 @@ type SoakService struct {
 	// RSSGrowthPct is (loaded end − loaded start) / loaded start of the
 	// resident memory, in percent.
 	RSSGrowthPct float64 `json:"crescimentoRSSPct"`
+	// HeapGoalGrowthPct is the same for the Go heap goal, and
+	// LateHeapGoalGrowthPct for the second half of the soak only (the
+	// middle reading to the end). The heap goal is twice the heap that
+	// survived the last collection (GOGC=100), so it follows live data
+	// and not what the runtime has yet to hand back to the system: a
+	// leak keeps it climbing in the second half, a cache that has filled
+	// does not.
+	HeapGoalGrowthPct     float64 `json:"crescimentoMetaHeapPct"`
+	LateHeapGoalGrowthPct float64 `json:"crescimentoMetaHeapSegundaMetadePct"`
 	// GoroutineGrowth is loaded end − loaded start; IdleGoroutineGrowth is
 	// idle after − idle before: a leak keeps goroutines after the load.
 	GoroutineGrowth     int `json:"crescimentoGoroutines"`
@@ -64,10 +73,13 @@ type SoakService struct {
 
 // SoakSample is one reading of a service's /metrics.
 type SoakSample struct {
-	Phase      string  `json:"fase"` // ocioso-antes, inicio, durante, fim, ocioso-depois
-	AtSeconds  float64 `json:"segundos"`
-	RSSMiB     float64 `json:"rssMiB"`
-	Goroutines int     `json:"goroutines"`
+	Phase     string  `json:"fase"` // ocioso-antes, inicio, durante, fim, ocioso-depois
+	AtSeconds float64 `json:"segundos"`
+	RSSMiB    float64 `json:"rssMiB"`
+	// HeapGoalMiB is go_memstats_next_gc_bytes: the heap size at which
+	// the next collection starts.
+	HeapGoalMiB float64 `json:"metaHeapMiB"`
+	Goroutines  int     `json:"goroutines"`
 }
 
 // Phases of the samples.
@@ -223,13 +235,14 @@ func (r *runner) sampleServices(ctx context.Context, sr *SoakReport, phase strin
 	o := r.stack.Options()
 	var errs []error
 	for _, svc := range soakServices {
-		rss, goroutines, err := readProcessMetrics(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.Ports[svc].Internal))
+		x, err := readProcessMetrics(ctx, fmt.Sprintf("http://127.0.0.1:%d/metrics", o.Ports[svc].Internal))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", svc, err))
 			continue
 		}
+		x.Phase, x.AtSeconds = phase, at.Seconds()
 		s := sr.service(svc)
-		s.Samples = append(s.Samples, SoakSample{Phase: phase, AtSeconds: at.Seconds(), RSSMiB: rss / (1 << 20), Goroutines: int(goroutines)})
+		s.Samples = append(s.Samples, x)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%v", errs)
@@ -252,15 +265,41 @@ func (sr *SoakReport) summarize() {
 	for i := range sr.Services {
 		s := &sr.Services[i]
 		start, end := s.sample(phaseStart), s.sample(phaseEnd)
-		if start != nil && end != nil && start.RSSMiB > 0 {
-			s.RSSGrowthPct = (end.RSSMiB - start.RSSMiB) / start.RSSMiB * 100
+		if start != nil && end != nil {
+			s.RSSGrowthPct = growthPct(start.RSSMiB, end.RSSMiB)
+			s.HeapGoalGrowthPct = growthPct(start.HeapGoalMiB, end.HeapGoalMiB)
 			s.GoroutineGrowth = end.Goroutines - start.Goroutines
+		}
+		if mid := s.middle(); mid != nil && end != nil {
+			s.LateHeapGoalGrowthPct = growthPct(mid.HeapGoalMiB, end.HeapGoalMiB)
 		}
 		before, after := s.sample(phaseIdleBefore), s.sample(phaseIdleAfter)
 		if before != nil && after != nil {
 			s.IdleGoroutineGrowth = after.Goroutines - before.Goroutines
 		}
 	}
+}
+
+func growthPct(from, to float64) float64 {
+	if from <= 0 {
+		return 0
+	}
+	return (to - from) / from * 100
+}
+
+// middle is the reading during the soak closest to its middle: the
+// loaded readings' median in time.
+func (s *SoakService) middle() *SoakSample {
+	var during []*SoakSample
+	for i := range s.Samples {
+		if ph := s.Samples[i].Phase; ph == phaseStart || ph == phaseDuring || ph == phaseEnd {
+			during = append(during, &s.Samples[i])
+		}
+	}
+	if len(during) < 3 {
+		return nil
+	}
+	return during[len(during)/2]
 }
 
 func (s *SoakService) sample(phase string) *SoakSample {
@@ -272,49 +311,56 @@ func (s *SoakService) sample(phase string) *SoakSample {
 	return nil
 }
 
-// readProcessMetrics fetches a /metrics page and returns
-// process_resident_memory_bytes and go_goroutines, parsed with
-// Prometheus' own text parser.
-func readProcessMetrics(ctx context.Context, u string) (rss, goroutines float64, err error) {
+// readProcessMetrics fetches a /metrics page and reads a sample from it.
+func readProcessMetrics(ctx context.Context, u string) (SoakSample, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return 0, 0, err
+		return SoakSample{}, err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0, 0, err
+		return SoakSample{}, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return 0, 0, fmt.Errorf("GET %s: %d", u, resp.StatusCode)
+		return SoakSample{}, fmt.Errorf("GET %s: %d", u, resp.StatusCode)
 	}
 	return parseProcessMetrics(resp.Body)
 }
 
-func parseProcessMetrics(body io.Reader) (rss, goroutines float64, err error) {
+// parseProcessMetrics reads process_resident_memory_bytes,
+// go_memstats_next_gc_bytes and go_goroutines with Prometheus' own text
+// parser.
+func parseProcessMetrics(body io.Reader) (SoakSample, error) {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(body)
 	if err != nil {
-		return 0, 0, err
+		return SoakSample{}, err
 	}
-	gauge := func(name string) (float64, error) {
+	var x SoakSample
+	var goroutines float64
+	for name, dst := range map[string]*float64{
+		"process_resident_memory_bytes": &x.RSSMiB,
+		"go_memstats_next_gc_bytes":     &x.HeapGoalMiB,
+		"go_goroutines":                 &goroutines,
+	} {
 		f := families[name]
 		if f == nil || len(f.GetMetric()) == 0 || f.GetMetric()[0].GetGauge() == nil {
-			return 0, fmt.Errorf("sem %s", name)
+			return SoakSample{}, fmt.Errorf("sem %s", name)
 		}
-		return f.GetMetric()[0].GetGauge().GetValue(), nil
+		*dst = f.GetMetric()[0].GetGauge().GetValue()
 	}
-	if rss, err = gauge("process_resident_memory_bytes"); err != nil {
-		return 0, 0, err
-	}
-	goroutines, err = gauge("go_goroutines")
-	return rss, goroutines, err
+	x.RSSMiB /= 1 << 20
+	x.HeapGoalMiB /= 1 << 20
+	x.Goroutines = int(goroutines)
+	return x, nil
 }
 
 // print writes the soak's table: each workload's figures, then each
-// service's memory and goroutines at the four readings and their growth.
+// service's resident memory and goroutines at the four readings, and its
+// heap goal at the start, the middle and the end of the traffic.
 func (sr *SoakReport) print(w io.Writer) {
 	if sr == nil {
 		return
@@ -324,17 +370,28 @@ func (sr *SoakReport) print(w io.Writer) {
 		fmt.Fprintf(w, "  %-16s %3d conexões  %9.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d\n",
 			l.Workload, l.Conns, l.RPS, l.P50Ms, l.P99Ms, l.TotalErrors())
 	}
-	fmt.Fprintf(w, "  %-16s │ %-39s │ %-31s\n", "", "RSS MiB: ocioso, início, fim, ocioso", "goroutines: ocioso, início, fim, ocioso")
+	fmt.Fprintf(w, "  %-16s │ %-39s │ %-39s │ %s\n", "", "RSS MiB: ocioso, início, fim, ocioso",
+		"goroutines: ocioso, início, fim, ocioso", "meta do heap MiB: início, meio, fim (2ª metade)")
 	for _, s := range sr.Services {
-		var rss, gor []string
+		var rss, gor, heap []string
 		for _, ph := range []string{phaseIdleBefore, phaseStart, phaseEnd, phaseIdleAfter} {
-			if x := s.sample(ph); x != nil {
-				rss, gor = append(rss, fmt.Sprintf("%6.1f", x.RSSMiB)), append(gor, fmt.Sprintf("%5d", x.Goroutines))
-			} else {
-				rss, gor = append(rss, "     —"), append(gor, "    —")
-			}
+			x := s.sample(ph)
+			rss, gor = append(rss, cell(x, "%6.1f", func(x *SoakSample) any { return x.RSSMiB })),
+				append(gor, cell(x, "%5d", func(x *SoakSample) any { return x.Goroutines }))
 		}
-		fmt.Fprintf(w, "  %-16s │ %s (%+5.1f%%) │ %s (%+d, ocioso %+d)\n", s.Service, strings.Join(rss, " "),
-			s.RSSGrowthPct, strings.Join(gor, " "), s.GoroutineGrowth, s.IdleGoroutineGrowth)
+		for _, x := range []*SoakSample{s.sample(phaseStart), s.middle(), s.sample(phaseEnd)} {
+			heap = append(heap, cell(x, "%6.1f", func(x *SoakSample) any { return x.HeapGoalMiB }))
+		}
+		fmt.Fprintf(w, "  %-16s │ %s (%+5.1f%%) │ %s (%+d, ocioso %+d) │ %s (%+5.1f%%, %+5.1f%%)\n", s.Service,
+			strings.Join(rss, " "), s.RSSGrowthPct, strings.Join(gor, " "), s.GoroutineGrowth, s.IdleGoroutineGrowth,
+			strings.Join(heap, " "), s.HeapGoalGrowthPct, s.LateHeapGoalGrowthPct)
 	}
+}
+
+// cell formats one reading's value, or a dash where it is missing.
+func cell(x *SoakSample, format string, value func(*SoakSample) any) string {
+	if x == nil {
+		return "     —"
+	}
+	return fmt.Sprintf(format, value(x))
 }

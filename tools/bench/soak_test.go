@@ -16,15 +16,18 @@ go_goroutines 42
 # HELP process_resident_memory_bytes Resident memory size in bytes.
 # TYPE process_resident_memory_bytes gauge
 process_resident_memory_bytes 3.3554432e+07
+# HELP go_memstats_next_gc_bytes Number of heap bytes when next garbage collection will take place.
+# TYPE go_memstats_next_gc_bytes gauge
+go_memstats_next_gc_bytes 8.388608e+06
 # HELP http_requests_total Requests.
 # TYPE http_requests_total counter
 http_requests_total{route="/x"} 7
 `
-	rss, g, err := parseProcessMetrics(strings.NewReader(page))
-	if err != nil || rss != 32<<20 || g != 42 {
-		t.Fatalf("got %v %v %v; want 32 MiB, 42", rss, g, err)
+	x, err := parseProcessMetrics(strings.NewReader(page))
+	if err != nil || x.RSSMiB != 32 || x.HeapGoalMiB != 8 || x.Goroutines != 42 {
+		t.Fatalf("got %+v %v; want 32 MiB, heap goal 8 MiB, 42", x, err)
 	}
-	if _, _, err := parseProcessMetrics(strings.NewReader("# TYPE go_goroutines gauge\ngo_goroutines 3\n")); err == nil {
+	if _, err := parseProcessMetrics(strings.NewReader("# TYPE go_goroutines gauge\ngo_goroutines 3\n")); err == nil {
 		t.Fatal("a page without process_resident_memory_bytes was accepted")
 	}
 }
@@ -33,20 +36,22 @@ func TestSoakSummary(t *testing.T) {
 	sr := &SoakReport{}
 	s := sr.service("timekeeping")
 	s.Samples = []SoakSample{
-		{Phase: phaseIdleBefore, RSSMiB: 30, Goroutines: 20},
-		{Phase: phaseStart, RSSMiB: 50, Goroutines: 90},
-		{Phase: phaseDuring, RSSMiB: 54, Goroutines: 95},
-		{Phase: phaseEnd, RSSMiB: 55, Goroutines: 88},
-		{Phase: phaseIdleAfter, RSSMiB: 52, Goroutines: 23},
+		{Phase: phaseIdleBefore, RSSMiB: 30, HeapGoalMiB: 8, Goroutines: 20},
+		{Phase: phaseStart, RSSMiB: 50, HeapGoalMiB: 10, Goroutines: 90},
+		{Phase: phaseDuring, RSSMiB: 54, HeapGoalMiB: 16, Goroutines: 95},
+		{Phase: phaseEnd, RSSMiB: 55, HeapGoalMiB: 20, Goroutines: 88},
+		{Phase: phaseIdleAfter, RSSMiB: 52, HeapGoalMiB: 12, Goroutines: 23},
 	}
 	sr.summarize()
 	got := sr.Services[0]
-	if got.RSSGrowthPct != 10 || got.GoroutineGrowth != -2 || got.IdleGoroutineGrowth != 3 {
+	if got.RSSGrowthPct != 10 || got.GoroutineGrowth != -2 || got.IdleGoroutineGrowth != 3 ||
+		got.HeapGoalGrowthPct != 100 || got.LateHeapGoalGrowthPct != 25 {
 		t.Fatalf("summary %+v", got)
 	}
 	var b strings.Builder
 	sr.print(&b)
-	if !strings.Contains(b.String(), "timekeeping") || !strings.Contains(b.String(), "+10.0%") {
+	if !strings.Contains(b.String(), "timekeeping") || !strings.Contains(b.String(), "+10.0%") ||
+		!strings.Contains(b.String(), "+100.0%, +25.0%") {
 		t.Fatalf("printout:\n%s", b.String())
 	}
 }

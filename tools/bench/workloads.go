@@ -198,7 +198,10 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 			return err
 		}
 		rep.add(w, col.name, res, cpu, load1)
-		line := rep.Rows[len(rep.Rows)-1]
+		line := &rep.Rows[len(rep.Rows)-1]
+		if r.opts.Pprof && col.name == ColumnService && strings.HasPrefix(w.name, "clockin") {
+			r.measureGuards(w, line)
+		}
 		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d", w.name, col.name, res.RPS, res.P50Ms,
 			res.P99Ms, res.TotalErrors())
 		for _, e := range line.ErrorSamples {
@@ -206,6 +209,21 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		}
 	}
 	return nil
+}
+
+// measureGuards reads the guards' share from the workload's profile of
+// its service.
+func (r *runner) measureGuards(w workload, row *Row) {
+	share, err := guardShare(r.profilePath(w.name, w.service))
+	if err != nil {
+		r.logf("guardas de %s: %v", w.name, err)
+		return
+	}
+	row.Guards = guardCost(share, w.service, row.CPU)
+}
+
+func (r *runner) profilePath(workload, service string) string {
+	return filepath.Join(r.runDir, "pprof", workload+"-"+service+".pb.gz")
 }
 
 // profile saves a CPU profile of service over the measured part.
@@ -226,9 +244,9 @@ func (r *runner) profile(ctx context.Context, workload, service string) {
 		return
 	}
 	defer resp.Body.Close()
-	dir := filepath.Join(r.runDir, "pprof")
-	_ = os.MkdirAll(dir, 0o750)
-	f, err := os.Create(filepath.Join(dir, workload+"-"+service+".pb.gz"))
+	path := r.profilePath(workload, service)
+	_ = os.MkdirAll(filepath.Dir(path), 0o750)
+	f, err := os.Create(path)
 	if err != nil {
 		return
 	}
