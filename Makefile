@@ -14,6 +14,9 @@ HELM_VERSION        := v3.22.0
 KUBECONFORM_VERSION := v0.8.0
 
 BIN := $(CURDIR)/bin
+
+# make bench BENCH_SCALE=10: ten times the punches (docs/performance.md).
+BENCH_SCALE ?= 1
 STACK := go run ./tools/cmd/stack
 
 .PHONY: help
@@ -29,8 +32,8 @@ test: services dev-tools web-test-deps fmt-check vet openapi-lint k8s-check benc
 	$(STACK) deps -- go test -race -count=1 $(PACKAGES)
 
 .PHONY: bench
-bench: services dev-tools ## Benchmark against this machine's own floors: seeds 100 companies × 100 employees and a month of punches, prints req/s, p50, p99 and ratios, saves JSON in .data/bench (docs/performance.md). BENCH_FLAGS=-pprof saves CPU profiles.
-	go run ./tools/cmd/bench $(BENCH_FLAGS)
+bench: services dev-tools ## Benchmark against this machine's own floors: seeds 100 companies × 100 employees and a month of punches, prints req/s, p50, p99 and ratios, saves JSON in .data/bench (docs/performance.md). BENCH_FLAGS=-pprof saves CPU profiles; BENCH_SCALE=10 seeds ten times the punches and compares with the last 1× run.
+	go run ./tools/cmd/bench -scale $(BENCH_SCALE) $(BENCH_FLAGS)
 
 .PHONY: bench-short
 bench-short: services dev-tools ## The benchmark on a small seed, ~2 s per workload: fails only if a request fails; asserts no speed.

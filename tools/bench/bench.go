@@ -64,6 +64,13 @@ type Options struct {
 	LogLevel string
 	// Keep leaves the databases in place after the run.
 	Keep bool
+	// Scale multiplies the seeded punches (make bench BENCH_SCALE=n) with
+	// background companies no workload touches; 0 or 1: the usual seed.
+	// A run at scale n > 1 is judged against Baseline.
+	Scale int
+	// Baseline is the JSON of a scale-1 run to compare a scaled run with
+	// (default: the latest full scale-1 run saved in OutDir).
+	Baseline string
 	// RepoRoot holds go.work (default: found from the working directory).
 	RepoRoot string
 	// OutDir receives <timestamp>.json and the run's files (default
@@ -355,6 +362,7 @@ func (r *runner) seed(ctx context.Context) error {
 	if r.opts.Short {
 		size = seed.Short()
 	}
+	size = size.Scaled(r.opts.Scale)
 	data, err := seed.Seed(ctx, seed.Config{
 		GatewayURL: r.stack.GatewayURL(), EmployeeDB: r.pools["employee"], TimekeepingDB: r.pools["timekeeping"],
 		Zone: r.zone, Now: time.Now(), Size: size, Salt: int(r.started.Unix() % 9973), Log: r.logf,
@@ -410,6 +418,9 @@ func (r *runner) measure(ctx context.Context) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rep.Storage, err = measureStorage(ctx, r.pools["timekeeping"]); err != nil {
+		return nil, fmt.Errorf("tamanho de registros_ponto: %w", err)
+	}
 	for _, w := range r.workloads(rep) {
 		if !r.selected(w.name) {
 			continue
@@ -434,6 +445,13 @@ func (r *runner) measure(ctx context.Context) (*Report, error) {
 		rep.Chains.OK, rep.Chains.Error = false, err.Error()
 	}
 	rep.finish(r)
+	if rep.Settings.Scale > 1 {
+		base, name, err := loadBaseline(r.opts.Baseline, r.opts.OutDir)
+		if err != nil {
+			return nil, err
+		}
+		rep.compareScale(base, name)
+	}
 	return rep, nil
 }
 

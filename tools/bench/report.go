@@ -27,6 +27,7 @@ type Report struct {
 	Machine   Machine       `json:"maquina"`
 	Settings  Settings      `json:"parametros"`
 	Seed      *seed.Dataset `json:"dados"`
+	Storage   Storage       `json:"disco"`
 	Floors    Floors        `json:"pisos"`
 	Rows      []Row         `json:"medicoes"`
 	Soak      *SoakReport   `json:"soak,omitempty"`
@@ -43,6 +44,8 @@ type Settings struct {
 	SoakSeconds     float64 `json:"soakSegundos"`
 	LogLevel        string  `json:"logLevel"`
 	Pprof           bool    `json:"pprof"`
+	// Scale is BENCH_SCALE (0 in runs saved before it existed: 1).
+	Scale int `json:"escala,omitempty"`
 }
 
 // Floors are the machine's own figures in this run.
@@ -134,7 +137,7 @@ func newReport(ctx context.Context, r *runner) (*Report, error) {
 		Machine: machine(ctx, r.pools["timekeeping"]),
 		Settings: Settings{WarmupSeconds: r.opts.Warmup.Seconds(), DurationSeconds: r.opts.Duration.Seconds(),
 			SoakSeconds: max(0, r.opts.Soak.Seconds()),
-			LogLevel:    r.opts.LogLevel, Pprof: r.opts.Pprof},
+			LogLevel:    r.opts.LogLevel, Pprof: r.opts.Pprof, Scale: max(1, r.opts.Scale)},
 		Seed: r.data,
 	}, nil
 }
@@ -272,6 +275,9 @@ func (rep *Report) Print(w io.Writer) {
 		pgShort(rep.Machine.PostgreSQL), rep.Machine.LoadAvg)
 	if rep.Seed != nil {
 		fmt.Fprintf(w, "dados: %s\n", rep.Seed)
+	}
+	if s := rep.Storage.String(); s != "" {
+		fmt.Fprintf(w, "disco: %s\n", s)
 	}
 	if rep.Short {
 		fmt.Fprintf(w, "VARIANTE CURTA: só prova que cada carga roda sem erros; os números não valem nada.\n")

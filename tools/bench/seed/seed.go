@@ -56,6 +56,20 @@ type Size struct {
 	BigDepartment int `json:"funcionariosDepartamento"`
 	// HistoryDays of punches end yesterday.
 	HistoryDays int `json:"diasDeHistorico"`
+	// Background companies of PerCompany employees each have the same
+	// history but take no part in the workloads: they make the tables
+	// larger (make bench BENCH_SCALE=n) while every workload touches
+	// the same employees as at scale 1.
+	Background int `json:"empresasDeFundo,omitempty"`
+}
+
+// Scaled is s with n times its punches: the background companies hold
+// (n − 1) times the employees of the spread and the big company.
+func (s Size) Scaled(n int) Size {
+	if n > 1 && s.PerCompany > 0 {
+		s.Background = (n - 1) * (s.Companies*s.PerCompany + s.BigCompany) / s.PerCompany
+	}
+	return s
 }
 
 // Full is the issue's data: 100 companies × 100 employees, one company of
@@ -128,8 +142,8 @@ func Seed(ctx context.Context, cfg Config) (*Dataset, error) {
 	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	ds := &Dataset{Size: cfg.Size, Inicio: today.AddDate(0, 0, -cfg.Size.HistoryDays), Fim: today.AddDate(0, 0, -1)}
 
-	cfg.Log("empresas: %d pela API (POST /empresas)", cfg.Size.Companies+1)
-	companies, err := registerCompanies(ctx, cfg, cfg.Size.Companies+1)
+	cfg.Log("empresas: %d pela API (POST /empresas)", cfg.Size.Companies+1+cfg.Size.Background)
+	companies, err := registerCompanies(ctx, cfg, cfg.Size.Companies+1+cfg.Size.Background)
 	if err != nil {
 		return nil, err
 	}
@@ -137,10 +151,13 @@ func Seed(ctx context.Context, cfg Config) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Log("escalas, departamentos e %d funcionários por SQL", cfg.Size.Companies*cfg.Size.PerCompany+cfg.Size.BigCompany)
+	cfg.Log("escalas, departamentos e %d funcionários por SQL",
+		(cfg.Size.Companies+cfg.Size.Background)*cfg.Size.PerCompany+cfg.Size.BigCompany)
+	// The spread's companies first, then the big one, then the
+	// background.
 	var staff [][]staffMember
 	for i, c := range companies {
-		n, big := cfg.Size.PerCompany, i == len(companies)-1
+		n, big := cfg.Size.PerCompany, i == cfg.Size.Companies
 		if big {
 			n = cfg.Size.BigCompany
 		}
@@ -151,7 +168,7 @@ func Seed(ctx context.Context, cfg Config) (*Dataset, error) {
 		companies[i].Employees = employeesOf(s)
 		staff = append(staff, s)
 	}
-	ds.Spread, ds.Big = companies[:len(companies)-1], companies[len(companies)-1]
+	ds.Spread, ds.Big = companies[:cfg.Size.Companies], companies[cfg.Size.Companies]
 
 	cfg.Log("histórico de %d dias por COPY, com NSR e hash encadeado", cfg.Size.HistoryDays)
 	if err := seedHistory(ctx, cfg, ds, companies, staff); err != nil {

@@ -37,6 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Pprof, "pprof", false, "liga HTTP_PPROF nos serviços e salva um perfil de CPU de cada carga")
 	fs.StringVar(&opts.LogLevel, "log-level", "info", "LOG_LEVEL dos serviços")
 	fs.BoolVar(&opts.Keep, "keep", false, "não apagar os bancos ao terminar")
+	fs.IntVar(&opts.Scale, "scale", 1, "multiplica as marcações semeadas com empresas de fundo (BENCH_SCALE); acima de 1, compara com uma execução 1×")
+	fs.StringVar(&opts.Baseline, "baseline", "", "JSON da execução 1× a comparar (padrão: a mais recente em .data/bench)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
