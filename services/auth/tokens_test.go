@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -106,17 +107,50 @@ func TestRefreshConcurrentRotation(t *testing.T) {
 // often it rotates, and it keeps its login's expiry.
 func TestRefreshRotationKeepsOneRecord(t *testing.T) {
 	t.Parallel()
-	h := start(t, func(c *Config) { c.Auth.RefreshTokenTTL = 3 * time.Second })
+	h := start(t)
 	rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
-	before := len(h.dump())
+	before := h.dump()
+	key, exp := h.session(t)
 	for range 10 {
 		rt = h.refresh(rt).expect(t, http.StatusOK).str("refreshToken")
 	}
-	if after := len(h.dump()); after != before {
-		t.Errorf("%d keys after 10 rotations, %d before", after, before)
+	if after := h.dump(); len(after) != len(before) {
+		t.Errorf("%d keys after 10 rotations, %d before", len(after), len(before))
 	}
-	time.Sleep(3200 * time.Millisecond)
+	if k, e := h.session(t); k != key || e != exp {
+		t.Errorf("after 10 rotations the session is %s expiring at %d; want %s at %d", k, e, key, exp)
+	}
+	// The session ends at its login's expiry, however often it rotated:
+	// move that expiry to the past, as the clock would.
+	if err := h.rdb.HSet(context.Background(), key, "exp", time.Now().UnixMilli()-1).Err(); err != nil {
+		t.Fatal(err)
+	}
 	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
+}
+
+// session is the one refresh-token record (rt:<family>) and its expiry
+// (ms since the epoch).
+func (h *harness) session(t *testing.T) (key string, exp int64) {
+	t.Helper()
+	for k, vals := range h.dump() {
+		// rt:<sha256 of the family>, not the subject's index rt:sub:...
+		if family, ok := strings.CutPrefix(k, h.cfg.Auth.RedisPrefix+"rt:"); !ok || len(family) != sha256.Size*2 {
+			continue
+		}
+		if key != "" {
+			t.Fatalf("two session records: %s and %s", key, k)
+		}
+		key = k
+		for i := 0; i+1 < len(vals); i += 2 {
+			if vals[i] == "exp" {
+				exp, _ = strconv.ParseInt(vals[i+1], 10, 64)
+			}
+		}
+	}
+	if key == "" || exp == 0 {
+		t.Fatalf("no session record with an expiry: %q %d", key, exp)
+	}
+	return key, exp
 }
 
 // A refresh token issued before rotation existed (no family part, a
@@ -165,10 +199,13 @@ func TestRefreshErrors(t *testing.T) {
 
 func TestRefreshExpires(t *testing.T) {
 	t.Parallel()
-	h := start(t, func(c *Config) { c.Auth.RefreshTokenTTL = 2 * time.Second })
+	// Long enough for the login and one refresh on a busy machine; the
+	// wait is read from Redis, not assumed.
+	h := start(t, func(c *Config) { c.Auth.RefreshTokenTTL = 5 * time.Second })
 	rt := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK).str("refreshToken")
 	rt = h.refresh(rt).expect(t, http.StatusOK).str("refreshToken")
-	time.Sleep(2200 * time.Millisecond)
+	key, _ := h.session(t)
+	time.Sleep(h.rdb.PTTL(context.Background(), key).Val() + 100*time.Millisecond)
 	h.refresh(rt).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
 	if n := h.keysMatching("rt:"); n != 0 {
 		t.Errorf("%d refresh keys outlived the token: %v", n, h.dump())
