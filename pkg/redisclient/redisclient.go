@@ -27,6 +27,11 @@ type Config struct {
 	DialTimeout  time.Duration `conf:"default:2s"`
 	ReadTimeout  time.Duration `conf:"default:1s"`
 	WriteTimeout time.Duration `conf:"default:1s"`
+	// KeyPrefix starts every key and channel the services share on this
+	// Redis (revocations, rate limits), so that two deployments on one
+	// Redis (staging beside production, parallel test stacks) never see
+	// each other's. Pub/Sub channels ignore DB, hence a prefix.
+	KeyPrefix string `conf:"default:ponto:,help:prefix of the Redis keys and channels the services share; one per deployment sharing a Redis"`
 }
 
 // Defaults used when a Config is built by hand and leaves a timeout at

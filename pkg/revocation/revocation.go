@@ -29,10 +29,12 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
 
+// key is the sorted set of the revocations under a deployment's prefix
+// (redisclient.Config.KeyPrefix); the channel announcing each new one has
+// the same name.
+func key(prefix string) string { return prefix + "revocations" }
+
 const (
-	// setKey holds the revocations; channel announces each new one.
-	setKey  = "ponto:revocations"
-	channel = "ponto:revocations"
 	// Retention is how long a revocation is kept: longer than any access
 	// token lives (15 minutes by default), after which the tokens it voids
 	// have expired anyway.
@@ -67,16 +69,16 @@ func parseSubject(s string) (subject, bool) {
 // Revoke voids every access token of the subject (kind Funcionario or
 // Empresa) issued up to at, in every service. Revoking an Empresa voids
 // its employees' tokens too.
-func Revoke(ctx context.Context, rdb redis.Cmdable, kind string, id int64, at time.Time) error {
+func Revoke(ctx context.Context, rdb redis.Cmdable, prefix, kind string, id int64, at time.Time) error {
 	s := subject{kind, id}
 	if _, ok := parseSubject(s.String()); !ok || id <= 0 {
 		return fmt.Errorf("revocation: bad subject %s", s)
 	}
 	_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		// GT: a later revocation is never replaced by an earlier one.
-		p.ZAddGT(ctx, setKey, redis.Z{Score: float64(at.Unix()), Member: s.String()})
-		p.ZRemRangeByScore(ctx, setKey, "-inf", "("+strconv.FormatInt(at.Add(-Retention).Unix(), 10))
-		p.Publish(ctx, channel, s.String()+" "+strconv.FormatInt(at.Unix(), 10))
+		p.ZAddGT(ctx, key(prefix), redis.Z{Score: float64(at.Unix()), Member: s.String()})
+		p.ZRemRangeByScore(ctx, key(prefix), "-inf", "("+strconv.FormatInt(at.Add(-Retention).Unix(), 10))
+		p.Publish(ctx, key(prefix), s.String()+" "+strconv.FormatInt(at.Unix(), 10))
 		return nil
 	})
 	if err != nil {
@@ -88,16 +90,18 @@ func Revoke(ctx context.Context, rdb redis.Cmdable, kind string, id int64, at ti
 // Watcher is a service's copy of the revocations.
 type Watcher struct {
 	rdb *redis.Client
+	key string
 	log *slog.Logger
 
 	mu      sync.RWMutex
 	revoked map[subject]int64
 }
 
-// Watch loads the revocations and keeps them current until ctx ends.
-func Watch(ctx context.Context, rdb *redis.Client, log *slog.Logger, reload time.Duration) *Watcher {
-	w := &Watcher{rdb: rdb, log: log, revoked: map[subject]int64{}}
-	sub := rdb.Subscribe(ctx, channel)
+// Watch loads the revocations under the deployment's key prefix and keeps
+// them current until ctx ends.
+func Watch(ctx context.Context, rdb *redis.Client, prefix string, log *slog.Logger, reload time.Duration) *Watcher {
+	w := &Watcher{rdb: rdb, key: key(prefix), log: log, revoked: map[subject]int64{}}
+	sub := rdb.Subscribe(ctx, w.key)
 	if err := w.load(ctx); err != nil {
 		log.WarnContext(ctx, "revocation: first load failed; retrying in the background", "err", err.Error())
 	}
@@ -115,7 +119,7 @@ func (w *Watcher) load(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	min := strconv.FormatInt(time.Now().Add(-Retention).Unix(), 10)
-	zs, err := w.rdb.ZRangeByScoreWithScores(ctx, setKey, &redis.ZRangeBy{Min: min, Max: "+inf"}).Result()
+	zs, err := w.rdb.ZRangeByScoreWithScores(ctx, w.key, &redis.ZRangeBy{Min: min, Max: "+inf"}).Result()
 	if err != nil {
 		return err
 	}

@@ -52,8 +52,8 @@ func TestRevocationReachesEveryWatcher(t *testing.T) {
 	t.Cleanup(cancel)
 	log := slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil))
 	// Two services' copies, one with a reload too slow to matter.
-	a := revocation.Watch(ctx, rdb, log, time.Hour)
-	b := revocation.Watch(ctx, rdb, log, time.Hour)
+	a := revocation.Watch(ctx, rdb, redistest.Prefix(t), log, time.Hour)
+	b := revocation.Watch(ctx, rdb, redistest.Prefix(t), log, time.Hour)
 
 	empresa, func1, func2 := randomID(), randomID(), randomID()
 	issued := time.Now().Add(-time.Minute)
@@ -64,7 +64,7 @@ func TestRevocationReachesEveryWatcher(t *testing.T) {
 		}
 	}
 
-	if err := revocation.Revoke(ctx, rdb, revocation.Funcionario, func1, time.Now()); err != nil {
+	if err := revocation.Revoke(ctx, rdb, redistest.Prefix(t), revocation.Funcionario, func1, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []*revocation.Watcher{a, b} {
@@ -82,13 +82,13 @@ func TestRevocationReachesEveryWatcher(t *testing.T) {
 	}
 
 	// Blocking the company voids its token and its employees'.
-	if err := revocation.Revoke(ctx, rdb, revocation.Empresa, empresa, time.Now()); err != nil {
+	if err := revocation.Revoke(ctx, rdb, redistest.Prefix(t), revocation.Empresa, empresa, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the company's revocation", func() bool { return b.Revoked(tokEmpresa) && b.Revoked(tokFunc2) })
 
 	// A watcher started later loads what was revoked before it.
-	c := revocation.Watch(ctx, rdb, log, time.Hour)
+	c := revocation.Watch(ctx, rdb, redistest.Prefix(t), log, time.Hour)
 	if !c.Revoked(tokFunc1) || !c.Revoked(tokEmpresa) {
 		t.Error("a new watcher did not load the earlier revocations")
 	}
@@ -97,11 +97,11 @@ func TestRevocationReachesEveryWatcher(t *testing.T) {
 func TestRevokeRefusesBadSubjects(t *testing.T) {
 	rdb := redistest.New(t)
 	for _, kind := range []string{"admin", ""} {
-		if revocation.Revoke(context.Background(), rdb, kind, 1, time.Now()) == nil {
+		if revocation.Revoke(context.Background(), rdb, redistest.Prefix(t), kind, 1, time.Now()) == nil {
 			t.Errorf("kind %q accepted", kind)
 		}
 	}
-	if revocation.Revoke(context.Background(), rdb, revocation.Funcionario, 0, time.Now()) == nil {
+	if revocation.Revoke(context.Background(), rdb, redistest.Prefix(t), revocation.Funcionario, 0, time.Now()) == nil {
 		t.Error("id 0 accepted")
 	}
 }
@@ -112,9 +112,9 @@ func BenchmarkGuard(b *testing.B) {
 	rdb := redistest.New(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
-	w := revocation.Watch(ctx, rdb, slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil)), time.Hour)
+	w := revocation.Watch(ctx, rdb, redistest.Prefix(b), slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil)), time.Hour)
 	for i := range 100 { // a hundred revoked subjects in the copy
-		_ = revocation.Revoke(ctx, rdb, revocation.Funcionario, randomID()+int64(i), time.Now())
+		_ = revocation.Revoke(ctx, rdb, redistest.Prefix(b), revocation.Funcionario, randomID()+int64(i), time.Now())
 	}
 	c := claims(randomID(), randomID(), time.Now())
 	b.ReportAllocs()
@@ -123,5 +123,29 @@ func BenchmarkGuard(b *testing.B) {
 		if w.Guard(nil, c) != nil {
 			b.Fatal("revoked")
 		}
+	}
+}
+
+// Two deployments sharing one Redis (each with its own key prefix) never
+// see each other's revocations: the same ids name different accounts.
+func TestRevocationsStayInTheirDeployment(t *testing.T) {
+	rdb := redistest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	log := slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil))
+	mine, theirs := redistest.Prefix(t)+"a:", redistest.Prefix(t)+"b:"
+	w := revocation.Watch(ctx, rdb, mine, log, time.Hour)
+	other := revocation.Watch(ctx, rdb, theirs, log, time.Hour)
+
+	empresa, funcionario := randomID(), randomID()
+	tok := claims(empresa, funcionario, time.Now().Add(-time.Minute))
+	if err := revocation.Revoke(ctx, rdb, theirs, revocation.Empresa, empresa, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the other deployment's revocation", func() bool { return other.Revoked(tok) })
+	// A reload would have brought it by now had it been under this prefix.
+	w2 := revocation.Watch(ctx, rdb, mine, log, time.Hour)
+	if w.Revoked(tok) || w2.Revoked(tok) {
+		t.Fatal("a revocation of another deployment voided this one's token")
 	}
 }

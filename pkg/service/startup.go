@@ -82,8 +82,8 @@ func OpenGuards(ctx context.Context, name string, log *slog.Logger, jwt jwtauth.
 	if g.Redis, err = redisclient.Open(rc); err != nil {
 		return Guards{}, nil, fmt.Errorf("redis: %w", err)
 	}
-	g.Verifier.AddGuards(revocation.Watch(ctx, g.Redis, log, revocation.DefaultReload).Guard)
-	g.Limits = ratelimit.New(g.Redis, name+":", log)
+	g.Verifier.AddGuards(revocation.Watch(ctx, g.Redis, rc.KeyPrefix, log, revocation.DefaultReload).Guard)
+	g.Limits = ratelimit.New(g.Redis, rc.KeyPrefix+name+":", log)
 	if err := g.Limits.GuardTokens(g.Verifier, rate); err != nil {
 		_ = g.Redis.Close()
 		return Guards{}, nil, err

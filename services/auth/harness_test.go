@@ -131,6 +131,7 @@ func testConfig(t *testing.T, keysDir, billingURL, employeeURL, smtpAddr string)
 		BodyLimit: 1 << 20,
 	}
 	cfg.Log.Level = "debug"
+	cfg.Redis.KeyPrefix = redistest.Prefix(t) + "shared:"
 	cfg.Rate.PerIP, cfg.Rate.PerToken = "100000/min", "100000/min"
 	cfg.JWT.Issuer, cfg.JWT.Audience = "ponto-auth", "ponto-api"
 	cfg.Peers.CompanyBillingURL, cfg.Peers.EmployeeURL = svcclient.URL(billingURL), svcclient.URL(employeeURL)

@@ -229,14 +229,15 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 	companies := companybilling.New(string(cfg.Peers.CompanyBillingURL))
 	employees := employee.New(string(cfg.Peers.EmployeeURL))
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
-	revocations := revocation.Watch(ctx, rdb, log, revocation.DefaultReload)
+	revocations := revocation.Watch(ctx, rdb, cfg.Redis.KeyPrefix, log, revocation.DefaultReload)
 	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
 		Revocations: revocations}
 	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL, MaxPerSubject: cfg.Auth.MaxSessions}
 
 	return &dependencies{
 		keyring: keyring,
-		tokens:  &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log},
+		tokens: &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log,
+			RevocationPrefix: cfg.Redis.KeyPrefix},
 		login: login.New(login.Handlers{
 			Admins: admins, Companies: companies, Employees: employees, Gate: gate,
 			Issuer: &tokens.Issuer{Access: signer, Refresh: refresh},

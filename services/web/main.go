@@ -135,7 +135,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		return fmt.Errorf("redis: %w", err)
 	}
 	defer rdb.Close()
-	limit, err := ratelimit.New(rdb, name+":", log).PerIP("posts", cfg.Rate.PerIP, ratelimit.FailOpen)
+	limit, err := ratelimit.New(rdb, cfg.Redis.KeyPrefix+name+":", log).PerIP("posts", cfg.Rate.PerIP, ratelimit.FailOpen)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // A profile with 10 CPU units in the handler, 2 under the revocation
-// guard and 3 under the rate limit: the guards' share is 5/15.
+// guard and 3 under the rate limit.
 func TestGuardShare(t *testing.T) {
 	fn := func(id uint64, name string) *profile.Function { return &profile.Function{ID: id, Name: name} }
 	handler := fn(1, "github.com/ponto/ponto/services/timekeeping/internal/registro.(*Handlers).ClockIn")
@@ -40,18 +40,20 @@ func TestGuardShare(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	share, err := guardShare(path)
+	revocation, rateLimit, err := guardShares(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(share-5.0/15) > 1e-9 {
-		t.Fatalf("share %v; want 1/3", share)
+	if math.Abs(revocation-2.0/15) > 1e-9 || math.Abs(rateLimit-3.0/15) > 1e-9 {
+		t.Fatalf("shares %v %v; want 2/15 and 3/15", revocation, rateLimit)
 	}
 
-	// 1/3 of timekeeping's 0.3 ms plus Redis' 0.05 ms, against the rest
-	// of the 1.0 ms request.
-	g := guardCost(share, "timekeeping", CPUPerOp{"timekeeping": 0.3, "postgres": 0.65, "redis": 0.05})
-	if math.Abs(g.MsPerOp-0.15) > 1e-9 || math.Abs(g.GrowthPct-0.15/0.85*100) > 1e-9 {
+	// Of timekeeping's 0.3 ms, 2/15 revocation (0.04) and 3/15 rate limit
+	// (0.06, plus Redis' 0.05), against the rest of the 1.0 ms request.
+	g := guardCost(revocation, rateLimit, "timekeeping", CPUPerOp{"timekeeping": 0.3, "postgres": 0.65, "redis": 0.05})
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(g.RevocationMs, 0.04) || !near(g.RateLimitMs, 0.11) || !near(g.RevocationGrowthPct, 0.04/0.96*100) ||
+		!near(g.GrowthPct, 0.15/0.85*100) {
 		t.Fatalf("cost %+v", g)
 	}
 }

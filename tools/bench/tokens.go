@@ -101,16 +101,27 @@ func kidOf(ctx context.Context, jwksURL string, pub ed25519.PublicKey) (string, 
 // funcionario mints an access token for employee funcionarioID of
 // empresaID.
 func (m *minter) funcionario(empresaID, funcionarioID int64) (string, error) {
+	return m.mint(jwtauth.RoleFuncionario, funcionarioID, empresaID, funcionarioID)
+}
+
+// empresa mints an access token for the company's administrator: it
+// outlives a login's (15 minutes), which a long soak would outrun.
+func (m *minter) empresa(empresaID int64) (string, error) {
+	return m.mint(jwtauth.RoleEmpresa, empresaID, empresaID, 0)
+}
+
+// mint signs the claims auth gives role's subject id.
+func (m *minter) mint(role string, id, empresaID, funcionarioID int64) (string, error) {
 	now := time.Now()
 	claims := &jwtauth.Claims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    m.issuer,
-			Subject:   jwtauth.RoleFuncionario + ":" + strconv.FormatInt(funcionarioID, 10),
+			Subject:   role + ":" + strconv.FormatInt(id, 10),
 			Audience:  jwt.ClaimStrings{m.audience},
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(m.ttl)),
 		},
-		Role:          jwtauth.RoleFuncionario,
+		Role:          role,
 		EmpresaID:     empresaID,
 		FuncionarioID: funcionarioID,
 	}

@@ -214,12 +214,12 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 // measureGuards reads the guards' share from the workload's profile of
 // its service.
 func (r *runner) measureGuards(w workload, row *Row) {
-	share, err := guardShare(r.profilePath(w.name, w.service))
+	revocation, rateLimit, err := guardShares(r.profilePath(w.name, w.service))
 	if err != nil {
 		r.logf("guardas de %s: %v", w.name, err)
 		return
 	}
-	row.Guards = guardCost(share, w.service, row.CPU)
+	row.Guards = guardCost(revocation, rateLimit, w.service, row.CPU)
 }
 
 func (r *runner) profilePath(workload, service string) string {
@@ -487,13 +487,13 @@ type reportState struct {
 	params func(staff []floor.Staff, inicio time.Time) floor.ReportParams
 }
 
-// prepareReport logs the big company in (POST /auth/login), builds the
+// prepareReport mints the big company's token, builds the
 // request and times its two floors for the same employees and period:
 // the report's own SQL, and under it the ordered read of the punches the
 // report covers.
 func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState, csv bool) error {
 	if st.token == "" {
-		tok, err := companyLogin(ctx, r.stack.GatewayURL(), r.data.Big.Email)
+		tok, err := r.minter.empresa(r.data.Big.ID)
 		if err != nil {
 			return err
 		}
@@ -542,29 +542,6 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 	f.Raw = &RawFloor{Rows: rawRows, Result: raw}
 	rep.Floors.Report = append(rep.Floors.Report, f)
 	return nil
-}
-
-// companyLogin logs a seeded company in through the gateway.
-func companyLogin(ctx context.Context, gatewayURL, email string) (string, error) {
-	body := strings.NewReader(`{"email":"` + email + `","password":"` + seed.Password + `"}`)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL+"/auth/login", body)
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Token string `json:"token"`
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &out) != nil || out.Token == "" {
-		return "", fmt.Errorf("login da empresa: %d %.200s", resp.StatusCode, raw)
-	}
-	return out.Token, nil
 }
 
 // reportOp is GET /registropontos/departamento/{departamento} for the

@@ -74,6 +74,11 @@ type Options struct {
 	// postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable).
 	PostgresURL string
 	RedisAddr   string // default 127.0.0.1:6379
+	// RedisKeyPrefix is REDIS_KEY_PREFIX for every service: the stack's
+	// own revocations and rate limits on a Redis other stacks may share
+	// (default: DBPrefix without its "_", DBSuffix, ":"; make run's is
+	// the services' default "ponto:").
+	RedisKeyPrefix string
 	// Each database is DBPrefix + service (dashes as underscores) + DBSuffix.
 	DBPrefix string
 	DBSuffix string
@@ -128,6 +133,7 @@ func (o Options) resolve() (Options, error) {
 	setDefault(&o.MinIOBucket, "ponto-fotos")
 	setDefault(&o.PostgresURL, "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
 	setDefault(&o.RedisAddr, host+":6379")
+	setDefault(&o.RedisKeyPrefix, strings.TrimSuffix(o.DBPrefix, "_")+o.DBSuffix+":")
 	setDefault(&o.LogLevel, "info")
 	if o.StopTimeout <= 0 {
 		o.StopTimeout = 10 * time.Second

@@ -63,6 +63,7 @@ func (o *Options) env(s service) []string {
 		// Every service keeps its rate limits (and auth its sessions) in
 		// Redis.
 		"REDIS_ADDR=" + o.RedisAddr,
+		"REDIS_KEY_PREFIX=" + o.RedisKeyPrefix,
 	}
 	// Every service gets every internal URL; ardanlabs/conf ignores the
 	// ones a service does not declare.

@@ -29,6 +29,9 @@ type Handlers struct {
 	Refresh *RefreshStore
 	Gate    Gate
 	Log     *slog.Logger
+	// RevocationPrefix is the deployment's shared key prefix
+	// (redisclient.Config.KeyPrefix), under which revocations live.
+	RevocationPrefix string
 }
 
 // errRefreshInvalid is the one 401 of the refresh route: unknown, expired
@@ -171,7 +174,7 @@ func (h *Handlers) revokeAll(c *fiber.Ctx) error {
 	if in.EmpresaID != nil {
 		kind, id = revocation.Empresa, in.EmpresaID
 	}
-	if err := revocation.Revoke(ctx, h.Refresh.RDB, kind, *id, time.Now()); err != nil {
+	if err := revocation.Revoke(ctx, h.Refresh.RDB, h.RevocationPrefix, kind, *id, time.Now()); err != nil {
 		return apierr.Unavailable("redis", err)
 	}
 	if in.EmpresaID != nil {
