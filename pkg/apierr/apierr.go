@@ -1,12 +1,15 @@
-// Package apierr holds the typed errors that handlers return. The HTTP
-// server's error handler is the one place that turns them into the
-// {"message","code"} JSON answer with the right status.
+// Package apierr is the API's error answer: the {"message","code"} JSON
+// with its HTTP status. The services' code returns domain errors
+// (pkg/domainerr); As turns them into answers, with the one mapping from a
+// domain kind to a status. The HTTP server's error handler
+// (pkg/httpserver) is the one place that writes them.
 package apierr
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Error is an error meant for the API client: a pt-BR message, a stable
@@ -40,11 +43,54 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// As reports whether err is or wraps an *Error and returns it.
+// statuses is the one mapping from a domain error's kind to the status
+// of its answer.
+var statuses = map[domainerr.Kind]int{
+	domainerr.KindInvalid:         http.StatusBadRequest,
+	domainerr.KindUnauthenticated: http.StatusUnauthorized,
+	domainerr.KindForbidden:       http.StatusForbidden,
+	domainerr.KindNotFound:        http.StatusNotFound,
+	domainerr.KindConflict:        http.StatusConflict,
+	domainerr.KindTooLarge:        http.StatusRequestEntityTooLarge,
+	domainerr.KindUnsupported:     http.StatusUnsupportedMediaType,
+	domainerr.KindUnavailable:     http.StatusServiceUnavailable,
+	domainerr.KindBadDependency:   http.StatusBadGateway,
+}
+
+// FromDomain is the answer to the domain error d; one without a known
+// kind is an internal error.
+func FromDomain(d *domainerr.Error) *Error {
+	status, ok := statuses[d.Kind]
+	if !ok {
+		return Internal(d)
+	}
+	return &Error{Status: status, Code: d.Code, Message: d.Message, Fields: d.Fields, Err: d.Err}
+}
+
+// As reports whether err is or wraps an *Error or a *domainerr.Error and
+// returns the answer it makes. The outermost one counts: a domain error
+// that wraps a peer's answer (its cause) answers as itself.
 func As(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	for err != nil {
+		switch e := err.(type) {
+		case *Error:
+			return e, true
+		case *domainerr.Error:
+			return FromDomain(e), true
+		case interface{ Unwrap() []error }:
+			for _, inner := range e.Unwrap() {
+				if a, ok := As(inner); ok {
+					return a, true
+				}
+			}
+			return nil, false
+		case interface{ Unwrap() error }:
+			err = e.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // New builds an error with any status.
@@ -59,38 +105,39 @@ func (e *Error) Wrap(cause error) *Error {
 	return &c
 }
 
+// The constructors below serve the HTTP plumbing of pkg (the server, the
+// token verifier, the rate limits, the peers' client); the services'
+// code builds domain errors instead. Each answers as its domain
+// counterpart, so a code and its message are written once.
+
 // Invalid is a 400 for a request whose fields fail validation. fields maps
 // each offending field to what is wrong with it.
-func Invalid(fields map[string]string) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: "validacao", Message: "dados inválidos", Fields: fields}
-}
+func Invalid(fields map[string]string) *Error { return FromDomain(domainerr.Invalid(fields)) }
 
 // BadRequest is a 400 for malformed input.
-func BadRequest(code, message string) *Error { return New(http.StatusBadRequest, code, message) }
+func BadRequest(code, message string) *Error { return FromDomain(domainerr.Malformed(code, message)) }
 
 // Unauthorized is a 401: no token, or a token that does not verify.
 func Unauthorized(message string) *Error {
-	return New(http.StatusUnauthorized, "nao_autenticado", message)
+	return FromDomain(domainerr.Unauthenticated("nao_autenticado", message))
 }
 
 // Forbidden is a 403: the caller is known but its role may not do this.
-func Forbidden(message string) *Error { return New(http.StatusForbidden, "acesso_negado", message) }
+func Forbidden(message string) *Error {
+	return FromDomain(domainerr.Forbidden("acesso_negado", message))
+}
 
 // NotFound is a 404: unknown, or another tenant's (never told apart).
-func NotFound(message string) *Error { return New(http.StatusNotFound, "nao_encontrado", message) }
+func NotFound(message string) *Error { return FromDomain(domainerr.NotFound(message)) }
 
 // Conflict is a 409: a duplicate or a state that forbids the change.
-func Conflict(code, message string) *Error { return New(http.StatusConflict, code, message) }
+func Conflict(code, message string) *Error { return FromDomain(domainerr.Conflict(code, message)) }
 
 // TooLarge is a 413: the body (or file) exceeds its limit.
-func TooLarge(message string) *Error {
-	return New(http.StatusRequestEntityTooLarge, "grande_demais", message)
-}
+func TooLarge(message string) *Error { return FromDomain(domainerr.TooLarge(message)) }
 
 // UnsupportedMediaType is a 415: the content is not of an accepted type.
-func UnsupportedMediaType(message string) *Error {
-	return New(http.StatusUnsupportedMediaType, "tipo_nao_suportado", message)
-}
+func UnsupportedMediaType(message string) *Error { return FromDomain(domainerr.Unsupported(message)) }
 
 // TooManyRequests is a 429 that tells the client when to come back.
 func TooManyRequests(retryAfterSeconds int) *Error {
@@ -101,16 +148,12 @@ func TooManyRequests(retryAfterSeconds int) *Error {
 
 // Unavailable is a 503: a dependency this service needs is down.
 func Unavailable(dependency string, cause error) *Error {
-	e := New(http.StatusServiceUnavailable, "dependencia_indisponivel", "serviço temporariamente indisponível")
-	e.Err = fmt.Errorf("%s: %w", dependency, cause)
-	return e
+	return FromDomain(domainerr.Unavailable(dependency, cause))
 }
 
 // BadGateway is a 502: a dependency answered, but not as it should.
 func BadGateway(dependency string, cause error) *Error {
-	e := New(http.StatusBadGateway, "falha_dependencia", "falha ao comunicar com um serviço externo")
-	e.Err = fmt.Errorf("%s: %w", dependency, cause)
-	return e
+	return FromDomain(domainerr.BadDependency(dependency, cause))
 }
 
 // Internal is a 500 whose cause is logged but never shown.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/apierr"
 )
@@ -99,8 +100,11 @@ func dataError(err error) bool {
 // dependencyDown recognises, in an error a handler passed up unclassified,
 // a dependency that could not be reached or went away mid-request: network
 // errors (PostgreSQL, Redis, MinIO, peers), a connection closed under the
-// query, and PostgreSQL's connection-exception (08) and
-// operator-intervention (57, e.g. shutting down) classes.
+// query, PostgreSQL's connection-exception (08), insufficient-resources
+// (53, e.g. too many connections) and operator-intervention (57, e.g.
+// shutting down) classes, and Redis out of service (redisDown). Stores
+// return these errors as the drivers give them, wrapped: this is the one
+// place that tells an outage from a bug.
 func dependencyDown(err error) bool {
 	var ne net.Error
 	var pe *pgconn.PgError
@@ -112,7 +116,23 @@ func dependencyDown(err error) bool {
 		errors.Is(err, syscall.ECONNRESET):
 		return true
 	case errors.As(err, &pe):
-		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57")
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "53") || strings.HasPrefix(pe.Code, "57")
+	case redisDown(err):
+		return true
 	}
 	return pgconn.SafeToRetry(err)
+}
+
+// redisDown recognises a Redis that cannot serve now: its client closed
+// or out of connections, or a server loading its data, read-only, out of
+// memory, busy with a script or without its master. Other Redis replies
+// (a wrong type, an unknown script) are bugs, not outages.
+func redisDown(err error) bool {
+	switch {
+	case errors.Is(err, redis.ErrClosed), errors.Is(err, redis.ErrPoolTimeout), errors.Is(err, redis.ErrPoolExhausted):
+		return true
+	}
+	return redis.IsLoadingError(err) || redis.IsReadOnlyError(err) || redis.IsOOMError(err) ||
+		redis.IsMasterDownError(err) || redis.IsMaxClientsError(err) || redis.IsTryAgainError(err) ||
+		redis.IsClusterDownError(err) || redis.HasErrorPrefix(err, "BUSY ")
 }

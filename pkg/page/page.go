@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 const (
@@ -66,7 +66,7 @@ func FromQuery(c *fiber.Ctx) (Page, error) {
 		p.Size = n
 	}
 	if len(fields) > 0 {
-		return Page{}, apierr.Invalid(fields)
+		return Page{}, domainerr.Invalid(fields)
 	}
 	return p, nil
 }

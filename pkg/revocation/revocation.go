@@ -25,7 +25,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
 
@@ -217,7 +217,7 @@ func (w *Watcher) NotBefore(empresaID, funcionarioID int64) int64 {
 
 // errRevoked answers a token whose access ended. 403, not 401: the token
 // is genuine, its holder may no longer act (a new login is refused too).
-var errRevoked = apierr.New(403, "acesso_revogado", "acesso revogado: funcionário desativado ou empresa bloqueada")
+var errRevoked = domainerr.Forbidden("acesso_revogado", "acesso revogado: funcionário desativado ou empresa bloqueada")
 
 // Guard is the jwtauth.Guard that refuses revoked tokens.
 func (w *Watcher) Guard(_ *fiber.Ctx, claims *jwtauth.Claims) error {

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Errors maps a field name to what is wrong with it (pt-BR).
@@ -41,13 +41,13 @@ func (e Errors) Length(s, field string, min, max int) {
 	e.Check(n >= min && n <= max, field, "deve ter entre "+strconv.Itoa(min)+" e "+strconv.Itoa(max)+" caracteres")
 }
 
-// Err is nil when nothing was recorded, else a 400 *apierr.Error naming
-// every field.
+// Err is nil when nothing was recorded, else an invalid-input domain error
+// naming every field.
 func (e Errors) Err() error {
 	if len(e) == 0 {
 		return nil
 	}
-	return apierr.Invalid(e)
+	return domainerr.Invalid(e)
 }
 
 // Email reports whether s is a bare address (no display name) of at most
