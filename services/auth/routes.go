@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
@@ -61,7 +61,7 @@ func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies)
 func limitBody(n int) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if len(c.Body()) > n {
-			return apierr.TooLarge(fmt.Sprintf("o corpo deve ter no máximo %d bytes", n))
+			return domainerr.TooLarge(fmt.Sprintf("o corpo deve ter no máximo %d bytes", n))
 		}
 		return c.Next()
 	}

@@ -3,11 +3,10 @@ package login
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/password"
@@ -19,10 +18,10 @@ import (
 
 // errBadCredentials is the one 401 of POST /auth/login: unknown e-mail and
 // wrong password give the same answer, in about the same time.
-var errBadCredentials = apierr.New(http.StatusUnauthorized, "credenciais_invalidas", "e-mail ou senha inválidos")
+var errBadCredentials = domainerr.Unauthenticated("credenciais_invalidas", "e-mail ou senha inválidos")
 
 // errBlocked answers a blocked company whose password was right.
-var errBlocked = apierr.New(http.StatusForbidden, "empresa_bloqueada", "empresa bloqueada; entre em contato com o suporte")
+var errBlocked = domainerr.Forbidden("empresa_bloqueada", "empresa bloqueada; entre em contato com o suporte")
 
 type passwordLogin struct {
 	Email    string `json:"email"`
@@ -93,7 +92,7 @@ func (h *Handlers) loginEmpresa(c *fiber.Ctx) error {
 	case e.Bloqueada:
 		return errBlocked
 	case e.ID <= 0:
-		return apierr.BadGateway("company-billing", errors.New("company view without id"))
+		return domainerr.BadDependency("company-billing", errors.New("company view without id"))
 	}
 	return h.answer(c, tokens.Empresa(e.ID), userEmpresa{
 		ID: e.ID, Email: e.Email, Nome: e.Nome, RazaoSocial: e.RazaoSocial,
@@ -105,7 +104,7 @@ func (h *Handlers) loginEmpresa(c *fiber.Ctx) error {
 func (h *Handlers) answer(c *fiber.Ctx, id tokens.Identity, user any) error {
 	pair, err := h.Issuer.Issue(c.UserContext(), id)
 	if err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	return c.JSON(loginAnswer{Token: pair.Access, RefreshToken: pair.Refresh, User: user})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
@@ -23,7 +24,7 @@ import (
 
 // errBadCode is the one 401 of POST /auth/login/funcionario: wrong,
 // expired, used or exhausted code, unknown or inactive employee.
-var errBadCode = apierr.New(http.StatusUnauthorized, "codigo_invalido", "e-mail ou código inválido ou expirado")
+var errBadCode = domainerr.Unauthenticated("codigo_invalido", "e-mail ou código inválido ou expirado")
 
 type codeRequest struct {
 	Email string `json:"email"`
@@ -145,7 +146,7 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 		return errBadCode
 	}
 	if err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	// The code is proven: only now may the answer tell the employers
 	// apart, so someone without it learns nothing.
@@ -168,7 +169,7 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 	if err := h.Codes.Consume(ctx, email, in.CodeVerify); errors.Is(err, codes.ErrInvalid) {
 		return errBadCode
 	} else if err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	return h.answer(c, tokens.Funcionario(f.EmpresaID, f.ID), f.Profile)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Rule is one budget: Limit requests per Window.
@@ -65,7 +66,7 @@ func (l *Limiter) Allow(ctx context.Context, checks ...Check) error {
 		key := l.Prefix + "rl:" + c.Rule.Name + ":" + c.Key
 		res, err := countScript.Run(ctx, l.RDB, []string{key}, c.Rule.Window.Milliseconds()).Int64Slice()
 		if err != nil || len(res) != 2 {
-			return apierr.Unavailable("redis", fmt.Errorf("ratelimit %s: %w", c.Rule.Name, err))
+			return domainerr.Unavailable("redis", fmt.Errorf("ratelimit %s: %w", c.Rule.Name, err))
 		}
 		if res[0] > int64(c.Rule.Limit) {
 			wait = max(wait, time.Duration(res[1])*time.Millisecond)

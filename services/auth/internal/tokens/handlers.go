@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/validate"
@@ -36,7 +36,7 @@ type Handlers struct {
 
 // errRefreshInvalid is the one 401 of the refresh route: unknown, expired
 // and revoked tokens are not told apart.
-var errRefreshInvalid = apierr.New(http.StatusUnauthorized, "refresh_token_invalido", "refresh token inválido, expirado ou revogado")
+var errRefreshInvalid = domainerr.Unauthenticated("refresh_token_invalido", "refresh token inválido, expirado ou revogado")
 
 // Routes registers the public routes on the /auth group.
 func (h *Handlers) Routes(r fiber.Router) {
@@ -82,7 +82,7 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 		return errRefreshInvalid
 	}
 	if err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	ok, err := h.Gate.MayRefresh(ctx, id)
 	if err != nil {
@@ -98,7 +98,7 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 	}
 	access, err := h.Signer.Sign(id)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	next, err := h.Refresh.Rotate(ctx, token)
 	if errors.Is(err, ErrUnknownRefresh) {
@@ -106,7 +106,7 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 		return errRefreshInvalid
 	}
 	if err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	return c.JSON(refreshAnswer{AccessToken: access, RefreshToken: next})
 }
@@ -133,7 +133,7 @@ func (h *Handlers) logout(c *fiber.Ctx) error {
 		return err
 	}
 	if err := h.Refresh.Revoke(c.UserContext(), token); err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	return c.SendStatus(http.StatusNoContent)
 }
@@ -175,12 +175,12 @@ func (h *Handlers) revokeAll(c *fiber.Ctx) error {
 		kind, id = revocation.Empresa, in.EmpresaID
 	}
 	if err := revocation.Revoke(ctx, h.Refresh.RDB, h.RevocationPrefix, kind, *id, time.Now()); err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	if in.EmpresaID != nil {
 		err := h.Refresh.RevokeEmpresa(ctx, *in.EmpresaID)
 		if err != nil {
-			return apierr.Unavailable("redis", err)
+			return err
 		}
 		h.Log.InfoContext(ctx, "tokens: revoked every refresh token of a company", "empresaId", *in.EmpresaID)
 		return c.SendStatus(http.StatusNoContent)
@@ -188,7 +188,7 @@ func (h *Handlers) revokeAll(c *fiber.Ctx) error {
 	// The employee's empresaId is not needed: the subject index holds
 	// every token of the employee.
 	if err := h.Refresh.RevokeSubject(ctx, Funcionario(0, *in.FuncionarioID).Subject); err != nil {
-		return apierr.Unavailable("redis", err)
+		return err
 	}
 	h.Log.InfoContext(ctx, "tokens: revoked every refresh token of an employee", "funcionarioId", *in.FuncionarioID)
 	return c.SendStatus(http.StatusNoContent)

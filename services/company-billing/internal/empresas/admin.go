@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
 
@@ -60,7 +60,7 @@ func filterFromQuery(c *fiber.Ctx) (Filter, error) {
 		}
 	}
 	if len(fields) > 0 {
-		return Filter{}, apierr.Invalid(fields)
+		return Filter{}, domainerr.Invalid(fields)
 	}
 	return f, nil
 }
@@ -117,7 +117,7 @@ func (s *Service) desbloquear(c *fiber.Ctx) error {
 func (s *Service) setBloqueada(ctx context.Context, id int64, v bool) (Empresa, bool, error) {
 	e, before, err := s.Store.SetBloqueada(ctx, id, v)
 	if errors.Is(err, errNotFound) {
-		return Empresa{}, false, apierr.NotFound("empresa não encontrada")
+		return Empresa{}, false, domainerr.NotFound("empresa não encontrada")
 	}
 	return e, before, err
 }
@@ -126,7 +126,7 @@ func (s *Service) setBloqueada(ctx context.Context, id int64, v bool) (Empresa, 
 func empresaIDParam(c *fiber.Ctx) (int64, error) {
 	id, err := strconv.ParseInt(c.Params("empresaId"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, apierr.Invalid(map[string]string{"empresaId": "deve ser um inteiro positivo"})
+		return 0, domainerr.InvalidField("empresaId", "deve ser um inteiro positivo")
 	}
 	return id, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
@@ -54,7 +54,7 @@ func (r alteracaoRequest) changes() (map[string]any, error) {
 		return nil, err
 	}
 	if len(set) == 0 {
-		return nil, apierr.Invalid(map[string]string{"corpo": "informe ao menos um campo para alterar (fusoHorario, responsavel)"})
+		return nil, domainerr.InvalidField("corpo", "informe ao menos um campo para alterar (fusoHorario, responsavel)")
 	}
 	return set, nil
 }
@@ -75,7 +75,7 @@ func (s *Service) alterar(c *fiber.Ctx) error {
 	e, err := s.Store.Update(c.UserContext(), claims.EmpresaID, set)
 	switch {
 	case errors.Is(err, errNotFound):
-		return apierr.NotFound("empresa não encontrada")
+		return domainerr.NotFound("empresa não encontrada")
 	case errors.Is(err, errStoreBloqueada):
 		return errBloqueada
 	case err != nil:

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/validate"
@@ -56,7 +56,7 @@ func (s *Service) registrar(ctx context.Context, cad cadastro) (Empresa, stripeb
 	}
 	hash, err := password.Hash(cad.Password)
 	if err != nil {
-		return Empresa{}, sub, apierr.Internal(err)
+		return Empresa{}, sub, err
 	}
 	fp := cad.fingerprint()
 	gen, err := s.Store.Generation(ctx, fp)
@@ -100,7 +100,9 @@ func (s *Service) registrar(ctx context.Context, cad cadastro) (Empresa, stripeb
 func (s *Service) compensar(ctx context.Context, fp string, gen int, customerID, subscriptionID string, insertErr error) error {
 	ctx = context.WithoutCancel(ctx) // the request's deadline may be what failed
 	log := s.Log.With("customer", customerID, "subscription", subscriptionID, "err", insertErr.Error())
-	clientErr := insertErr
+	// Whatever made the insert fail, the registration is undone below or
+	// kept for a retry with the same keys: the client may send it again.
+	var clientErr error = domainerr.Unavailable("postgres", insertErr)
 	var dup *duplicateError
 	if errors.As(insertErr, &dup) {
 		clientErr = duplicate(dup.field)
@@ -130,10 +132,10 @@ func duplicate(field string) error {
 	case "":
 		return nil
 	case "cnpj":
-		return apierr.Conflict("cnpj_duplicado", "já existe uma empresa com este CNPJ")
+		return domainerr.Conflict("cnpj_duplicado", "já existe uma empresa com este CNPJ")
 	case "email":
-		return apierr.Conflict("email_duplicado", "já existe uma empresa com este e-mail")
+		return domainerr.Conflict("email_duplicado", "já existe uma empresa com este e-mail")
 	default:
-		return apierr.Conflict("cadastro_duplicado", "esta empresa já foi cadastrada")
+		return domainerr.Conflict("cadastro_duplicado", "esta empresa já foi cadastrada")
 	}
 }

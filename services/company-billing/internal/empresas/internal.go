@@ -2,11 +2,10 @@ package empresas
 
 import (
 	"errors"
-	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/validate"
@@ -22,7 +21,7 @@ type loginRequest struct {
 // maxLoginField bounds what a caller may make us hash or look up.
 const maxLoginField = 1024
 
-var errCredenciais = apierr.New(http.StatusUnauthorized, "credenciais_invalidas", "e-mail ou senha inválidos")
+var errCredenciais = domainerr.Unauthenticated("credenciais_invalidas", "e-mail ou senha inválidos")
 
 // login is POST /internal/empresas/login, auth's check of a company's
 // credentials. An unknown e-mail and a wrong password get the same answer
@@ -65,7 +64,7 @@ func (s *Service) buscar(c *fiber.Ctx) error {
 	}
 	e, err := s.Store.ByID(c.UserContext(), id)
 	if errors.Is(err, errNotFound) {
-		return apierr.NotFound("empresa não encontrada")
+		return domainerr.NotFound("empresa não encontrada")
 	}
 	if err != nil {
 		return err

@@ -2,17 +2,16 @@ package empresas
 
 import (
 	"errors"
-	"net/http"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
 
 // errBloqueada is the 403 a blocked company gets, here and (through the
 // internal API) at login.
-var errBloqueada = apierr.New(http.StatusForbidden, "empresa_bloqueada", "empresa bloqueada; entre em contato com o suporte")
+var errBloqueada = domainerr.Forbidden("empresa_bloqueada", "empresa bloqueada; entre em contato com o suporte")
 
 // me is GET /empresas/me (role empresa): the caller's own company, found
 // by the token's empresaId only, so no other tenant can be reached.
@@ -20,7 +19,7 @@ func (s *Service) me(c *fiber.Ctx) error {
 	claims, _ := jwtauth.FromContext(c) // RequireRole guarantees them
 	e, err := s.Store.ByID(c.UserContext(), claims.EmpresaID)
 	if errors.Is(err, errNotFound) {
-		return apierr.NotFound("empresa não encontrada")
+		return domainerr.NotFound("empresa não encontrada")
 	}
 	if err != nil {
 		return err

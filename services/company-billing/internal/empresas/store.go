@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/outbox"
 )
 
@@ -119,15 +118,9 @@ type Store struct {
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 
-// unavailable is how every unexpected database error leaves the store:
-// the dependency failed, the client may retry.
-func unavailable(op string, err error) error {
-	return apierr.Unavailable("postgres", fmt.Errorf("%s: %w", op, err))
-}
-
 // Insert stores a new company and sets its ID, with the REP event
 // empresa.incluida in the same transaction. A unique violation is a
-// *duplicateError; anything else is a 503 *apierr.Error.
+// *duplicateError.
 func (s *Store) Insert(ctx context.Context, e *Empresa) error {
 	var respNome, respCPF *string
 	if e.Responsavel != nil {
@@ -156,7 +149,7 @@ func (s *Store) Insert(ctx context.Context, e *Empresa) error {
 		}
 	}
 	if err != nil {
-		return unavailable("insert empresa", err)
+		return fmt.Errorf("insert empresa: %w", err)
 	}
 	return nil
 }
@@ -172,7 +165,7 @@ func (s *Store) Duplicate(ctx context.Context, cnpj, email string) (string, erro
 	).Scan(&sameCNPJ, &sameEmail)
 	switch {
 	case err != nil:
-		return "", unavailable("find duplicate", err)
+		return "", fmt.Errorf("find duplicate: %w", err)
 	case sameCNPJ != nil && *sameCNPJ:
 		return "cnpj", nil
 	case sameEmail != nil && *sameEmail:
@@ -188,7 +181,7 @@ func (s *Store) OwnsCustomer(ctx context.Context, customerID string) (bool, erro
 	var exists bool
 	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM empresas WHERE billing_customer_id = $1)`, customerID).Scan(&exists)
 	if err != nil {
-		return false, unavailable("find customer", err)
+		return false, fmt.Errorf("find customer: %w", err)
 	}
 	return exists, nil
 }
@@ -202,7 +195,7 @@ func (s *Store) Generation(ctx context.Context, fingerprint string) (int, error)
 		return 0, nil
 	}
 	if err != nil {
-		return 0, unavailable("read generation", err)
+		return 0, fmt.Errorf("read generation: %w", err)
 	}
 	return g, nil
 }
@@ -216,7 +209,7 @@ func (s *Store) BurnGeneration(ctx context.Context, fingerprint string, gen int)
 		SET geracao = GREATEST(cadastro_compensacoes.geracao, EXCLUDED.geracao), atualizada_em = now()`,
 		fingerprint, gen+1)
 	if err != nil {
-		return unavailable("burn generation", err)
+		return fmt.Errorf("burn generation: %w", err)
 	}
 	return nil
 }
@@ -241,7 +234,7 @@ func notFound(err error, op string) error {
 	case errors.Is(err, pgx.ErrNoRows):
 		return errNotFound
 	default:
-		return unavailable(op, err)
+		return fmt.Errorf("%s: %w", op, err)
 	}
 }
 
@@ -256,16 +249,16 @@ func (s *Store) List(ctx context.Context, f Filter, limit, offset int) ([]Empres
 	const where = ` WHERE ($1::text IS NULL OR assinatura_status = $1) AND ($2::boolean IS NULL OR bloqueada = $2)`
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM empresas`+where, f.Status, f.Bloqueada).Scan(&total); err != nil {
-		return nil, 0, unavailable("count empresas", err)
+		return nil, 0, fmt.Errorf("count empresas: %w", err)
 	}
 	rows, err := s.db.Query(ctx, `SELECT `+columns+` FROM empresas`+where+` ORDER BY id LIMIT $3 OFFSET $4`,
 		f.Status, f.Bloqueada, limit, offset)
 	if err != nil {
-		return nil, 0, unavailable("list empresas", err)
+		return nil, 0, fmt.Errorf("list empresas: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Empresa, error) { return scan(r) })
 	if err != nil {
-		return nil, 0, unavailable("list empresas", err)
+		return nil, 0, fmt.Errorf("list empresas: %w", err)
 	}
 	return list, total, nil
 }
@@ -275,7 +268,7 @@ func (s *Store) List(ctx context.Context, f Filter, limit, offset int) ([]Empres
 func (s *Store) SetBloqueada(ctx context.Context, id int64, bloqueada bool) (Empresa, bool, error) {
 	tx, err := s.db.Begin(ctx)
 	if err != nil {
-		return Empresa{}, false, unavailable("begin", err)
+		return Empresa{}, false, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	var before bool
@@ -287,10 +280,10 @@ func (s *Store) SetBloqueada(ctx context.Context, id int64, bloqueada bool) (Emp
 		UPDATE empresas SET bloqueada = $2, atualizada_em = now() WHERE id = $1
 		RETURNING `+columns, id, bloqueada))
 	if err != nil {
-		return Empresa{}, false, unavailable("update bloqueada", err)
+		return Empresa{}, false, fmt.Errorf("update bloqueada: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return Empresa{}, false, unavailable("commit", err)
+		return Empresa{}, false, fmt.Errorf("commit: %w", err)
 	}
 	return e, before, nil
 }
@@ -313,7 +306,7 @@ var updatable = []string{colFusoHorario, colResponsavelNome, colResponsavelCPF}
 func (s *Store) Update(ctx context.Context, id int64, set map[string]any) (Empresa, error) {
 	tx, err := s.db.Begin(ctx)
 	if err != nil {
-		return Empresa{}, unavailable("begin", err)
+		return Empresa{}, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	before, err := scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM empresas WHERE id = $1 FOR UPDATE`, id))
@@ -332,15 +325,15 @@ func (s *Store) Update(ctx context.Context, id int64, set map[string]any) (Empre
 	}
 	e, err := scan(tx.QueryRow(ctx, sql+` WHERE id = $1 RETURNING `+columns, args...))
 	if err != nil {
-		return Empresa{}, unavailable("update empresa", err)
+		return Empresa{}, fmt.Errorf("update empresa: %w", err)
 	}
 	if after := e.repIdentification(); !sameREPIdentification(before.repIdentification(), after) {
 		if err := outbox.EnqueueEmpresa(ctx, tx, id, outbox.EmpresaAlterada, after); err != nil {
-			return Empresa{}, unavailable("enqueue", err)
+			return Empresa{}, fmt.Errorf("enqueue: %w", err)
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return Empresa{}, unavailable("commit", err)
+		return Empresa{}, fmt.Errorf("commit: %w", err)
 	}
 	return e, nil
 }

@@ -1,8 +1,9 @@
 // Package stripebilling is this service's door to Stripe: it creates the
 // customer and the trial subscription of a new company, undoes them when
 // the company could not be stored, and turns every Stripe failure into a
-// 502 *apierr.Error. It uses stripe-go's client API with a backend whose
-// URL is configurable, so local development and tests talk to stripe-mock.
+// domainerr.BadDependency (a 502). It uses stripe-go's client API with a
+// backend whose URL is configurable, so local development and tests talk
+// to stripe-mock.
 package stripebilling
 
 import (
@@ -19,7 +20,7 @@ import (
 	"github.com/stripe/stripe-go/v76/client"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 )
 
@@ -192,7 +193,7 @@ func (c *Client) Undo(ctx context.Context, customerID, subscriptionID string) er
 // failure is the 502 every Stripe error becomes: whether Stripe refused
 // the request or could not be reached, the registration cannot go on, and
 // the client may retry it.
-func failure(op string, err error) *apierr.Error {
+func failure(op string, err error) *domainerr.Error {
 	var se *stripe.Error
 	if errors.As(err, &se) {
 		err = fmt.Errorf("%s: status %d, type %s, code %s, request %s: %s",
@@ -200,7 +201,7 @@ func failure(op string, err error) *apierr.Error {
 	} else {
 		err = fmt.Errorf("%s: %w", op, err)
 	}
-	return apierr.BadGateway("stripe", err)
+	return domainerr.BadDependency("stripe", err)
 }
 
 // slogAdapter routes stripe-go's own log lines to the service log: its

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/ponto/ponto/pkg/apierr"
 )
 
 // Store updates the subscription status of companies.
@@ -26,7 +24,7 @@ func (s *Store) SetStatus(ctx context.Context, subscriptionID, status string, ev
 		  AND (assinatura_evento_em IS NULL OR assinatura_evento_em <= $3)`,
 		subscriptionID, status, eventCreated)
 	if err != nil {
-		return false, apierr.Unavailable("postgres", fmt.Errorf("update assinatura_status: %w", err))
+		return false, fmt.Errorf("update assinatura_status: %w", err)
 	}
 	return tag.RowsAffected() > 0, nil
 }

@@ -7,7 +7,6 @@ package webhooks
 import (
 	"encoding/json"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 	"github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/webhook"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // MaxBody bounds an event's size; subscription events are a few KiB.
@@ -69,15 +68,15 @@ type answer struct {
 // Stripe delivers again.
 func (h *Handler) receber(c *fiber.Ctx) error {
 	if h.Secret == "" {
-		return apierr.New(http.StatusServiceUnavailable, "webhook_nao_configurado", "webhook do Stripe não configurado")
+		return domainerr.New(domainerr.KindUnavailable, "webhook_nao_configurado", "webhook do Stripe não configurado")
 	}
 	body := c.Body()
 	if len(body) > MaxBody {
-		return apierr.TooLarge("evento grande demais")
+		return domainerr.TooLarge("evento grande demais")
 	}
 	sig := c.Get("Stripe-Signature")
 	if sig == "" {
-		return apierr.BadRequest("assinatura_ausente", "cabeçalho Stripe-Signature ausente")
+		return domainerr.Malformed("assinatura_ausente", "cabeçalho Stripe-Signature ausente")
 	}
 	// The event's api_version may differ from stripe-go's: only the
 	// subscription's id and status are read, which every version has.
@@ -85,7 +84,7 @@ func (h *Handler) receber(c *fiber.Ctx) error {
 		Tolerance: Tolerance, IgnoreAPIVersionMismatch: true,
 	})
 	if err != nil {
-		return apierr.BadRequest("assinatura_invalida", "assinatura do evento inválida").Wrap(err)
+		return domainerr.Malformed("assinatura_invalida", "assinatura do evento inválida").Wrap(err)
 	}
 	log := h.Log.With("event_id", ev.ID, "event_type", string(ev.Type))
 	if !subscriptionEvents[ev.Type] || ev.Data == nil {

@@ -9,16 +9,16 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
 
 var (
 	// ErrNotFound means no such department in the caller's company.
-	ErrNotFound = apierr.NotFound("departamento não encontrado")
+	ErrNotFound = domainerr.NotFound("departamento não encontrado")
 	// ErrSegmentoNotFound means the department has no such segment.
-	ErrSegmentoNotFound = apierr.NotFound("segmento não encontrado")
-	errDuplicate        = apierr.Conflict("departamento_duplicado", "já existe um departamento com este nome")
+	ErrSegmentoNotFound = domainerr.NotFound("segmento não encontrado")
+	errDuplicate        = domainerr.Conflict("departamento_duplicado", "já existe um departamento com este nome")
 )
 
 // Store holds the SQL of departments and segments.

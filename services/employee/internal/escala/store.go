@@ -8,12 +8,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
 
 // ErrNotFound means no such schedule in the caller's company.
-var ErrNotFound = apierr.NotFound("escala de trabalho não encontrada")
+var ErrNotFound = domainerr.NotFound("escala de trabalho não encontrada")
 
 // Store holds the SQL of schedules.
 type Store struct{ db *pgxpool.Pool }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
@@ -145,7 +145,7 @@ func segmentoParam(c *fiber.Ctx) (int, error) {
 	}
 	n, err := request.ID(c, "segmento")
 	if err != nil || n > 1<<31-1 {
-		return 0, apierr.Invalid(map[string]string{"segmento": "deve ser um inteiro: 0 para o departamento inteiro ou o número do segmento"})
+		return 0, domainerr.InvalidField("segmento", "deve ser um inteiro: 0 para o departamento inteiro ou o número do segmento")
 	}
 	return int(n), nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/services/employee/internal/departamento"
 	"github.com/ponto/ponto/services/employee/internal/request"
@@ -67,8 +67,7 @@ func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"funcionarios": RenderAllInternal(fs)})
 }
 
-var errIDs = apierr.Invalid(map[string]string{
-	"ids": "informe de 1 a 100 ids (inteiros positivos) separados por vírgula"})
+var errIDs = domainerr.InvalidField("ids", "informe de 1 a 100 ids (inteiros positivos) separados por vírgula")
 
 // parseIDs reads "1,2,3": 1 to maxIDs positive integers, repeats dropped.
 func parseIDs(s string) ([]int64, error) {
@@ -115,7 +114,7 @@ func (h *Handlers) internalByEmail(c *fiber.Ctx) error {
 		// with it, and the schedule is no business of a client.
 		return c.JSON(Render(fs[0], Internal))
 	}
-	return apierr.Conflict("email_ambiguo", "o e-mail pertence a funcionários de mais de uma empresa; informe empresaId")
+	return domainerr.Conflict("email_ambiguo", "o e-mail pertence a funcionários de mais de uma empresa; informe empresaId")
 }
 
 // internalEmployments is auth's login lookup: every employment of the
@@ -135,7 +134,7 @@ func (h *Handlers) internalEmployments(c *fiber.Ctx) error {
 func (h *Handlers) employments(c *fiber.Ctx) ([]Funcionario, error) {
 	email := c.Query("email")
 	if email == "" || len(email) > emailMax {
-		return nil, apierr.Invalid(map[string]string{"email": "informe um e-mail de até 254 caracteres"})
+		return nil, domainerr.InvalidField("email", "informe um e-mail de até 254 caracteres")
 	}
 	return h.store.ByEmail(c.UserContext(), email)
 }
@@ -156,7 +155,7 @@ func (h *Handlers) internalOfDepartamento(c *fiber.Ctx) error {
 	}
 	nome, err := url.PathUnescape(c.Params("nome"))
 	if err != nil || nome == "" || utf8.RuneCountInString(nome) > 100 || !utf8.ValidString(nome) {
-		return apierr.Invalid(map[string]string{"nome": "nome de departamento inválido"})
+		return domainerr.InvalidField("nome", "nome de departamento inválido")
 	}
 	ctx := c.UserContext()
 	d, err := h.departamentos.ByNome(ctx, empresaID, nome)
@@ -215,11 +214,11 @@ func (h *Handlers) setField(c *fiber.Ctx, in any, field func() (*string, error),
 func nullableText(o request.Opt[string], field string, maxLen int) (*string, error) {
 	switch {
 	case !o.Set:
-		return nil, apierr.Invalid(map[string]string{field: "campo obrigatório (null para limpar)"})
+		return nil, domainerr.InvalidField(field, "campo obrigatório (null para limpar)")
 	case o.Null:
 		return nil, nil
 	case o.Value == "" || len(o.Value) > maxLen:
-		return nil, apierr.Invalid(map[string]string{field: "deve ter de 1 a " + strconv.Itoa(maxLen) + " caracteres"})
+		return nil, domainerr.InvalidField(field, "deve ter de 1 a "+strconv.Itoa(maxLen)+" caracteres")
 	}
 	return o.Ptr(), nil
 }

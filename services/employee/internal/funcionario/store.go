@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -12,14 +11,14 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/employee/internal/escala"
 )
 
 // ErrNotFound means no such employee (in the caller's company).
-var ErrNotFound = apierr.NotFound("funcionário não encontrado")
+var ErrNotFound = domainerr.NotFound("funcionário não encontrado")
 
 // Store holds the SQL of employees.
 type Store struct{ db *pgxpool.Pool }
@@ -71,11 +70,11 @@ func constraintError(op string, err error) error {
 	}
 	switch pgErr.ConstraintName {
 	case "funcionarios_cpf":
-		return apierr.Conflict("cpf_duplicado", "CPF já cadastrado")
+		return domainerr.Conflict("cpf_duplicado", "CPF já cadastrado")
 	case "funcionarios_email":
-		return apierr.Conflict("email_duplicado", "e-mail já cadastrado")
+		return domainerr.Conflict("email_duplicado", "e-mail já cadastrado")
 	case "funcionarios_matricula":
-		return apierr.Conflict("matricula_duplicada", "matrícula já usada nesta empresa")
+		return domainerr.Conflict("matricula_duplicada", "matrícula já usada nesta empresa")
 	case "funcionarios_escala_fk":
 		return notFoundField("escalaTrabalhoId", "escala de trabalho não encontrada")
 	case "funcionarios_departamento_fk":
@@ -83,16 +82,17 @@ func constraintError(op string, err error) error {
 	case "funcionarios_segmento_fk":
 		return notFoundField("segmento", "segmento não encontrado no departamento")
 	case "funcionarios_segmento_sem_departamento":
-		return apierr.Invalid(map[string]string{"segmento": "exige departamentoId"})
+		return domainerr.InvalidField("segmento", "exige departamentoId")
 	case "funcionarios_clt_pj":
-		return apierr.Invalid(map[string]string{"pj": "não pode ser CLT e PJ ao mesmo tempo"})
+		return domainerr.InvalidField("pj", "não pode ser CLT e PJ ao mesmo tempo")
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
 
-func notFoundField(field, message string) *apierr.Error {
-	return &apierr.Error{Status: http.StatusNotFound, Code: "nao_encontrado", Message: message,
-		Fields: map[string]string{field: message}}
+func notFoundField(field, message string) error {
+	e := domainerr.NotFound(message)
+	e.Fields = map[string]string{field: message}
+	return e
 }
 
 // selectFuncionario reads an employee with his schedule, through the

@@ -6,12 +6,11 @@ package request
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
@@ -31,7 +30,7 @@ func QueryID(c *fiber.Ctx, name string) (*int64, error) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 1 {
-		return nil, apierr.Invalid(map[string]string{name: "deve ser um inteiro positivo"})
+		return nil, domainerr.InvalidField(name, "deve ser um inteiro positivo")
 	}
 	return &n, nil
 }
@@ -48,7 +47,7 @@ func QueryBool(c *fiber.Ctx, name string) (*bool, error) {
 		b := false
 		return &b, nil
 	}
-	return nil, apierr.Invalid(map[string]string{name: "deve ser true ou false"})
+	return nil, domainerr.InvalidField(name, "deve ser true ou false")
 }
 
 // SameEmpresa refuses a body whose empresaId names another company than
@@ -56,7 +55,7 @@ func QueryBool(c *fiber.Ctx, name string) (*bool, error) {
 // company is looked up or revealed, the caller simply may not act for it.
 func SameEmpresa(caller *jwtauth.Claims, empresaID int64) error {
 	if empresaID > 0 && empresaID != caller.EmpresaID {
-		return apierr.New(http.StatusForbidden, "empresa_divergente", "empresaId não corresponde à empresa do token")
+		return domainerr.Forbidden("empresa_divergente", "empresaId não corresponde à empresa do token")
 	}
 	return nil
 }

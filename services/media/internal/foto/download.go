@@ -10,7 +10,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
 
@@ -57,7 +56,7 @@ func (h *Handlers) download(c *fiber.Ctx) error {
 		if errors.Is(err, objectstore.ErrNotFound) {
 			return errNoPhoto.Wrap(err)
 		}
-		return apierr.Unavailable("minio", err)
+		return err
 	}
 	ct := obj.ContentType
 	if ct == "" { // written by an older or foreign client: ours are JPEG

@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/media/internal/clients/employee"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
@@ -55,7 +56,7 @@ func (h *Handlers) Public(r fiber.Router) {
 
 // errInactive refuses a deactivated employee his own photo routes: his
 // token may still be valid for a few minutes, his access is not.
-var errInactive = apierr.New(http.StatusForbidden, "funcionario_inativo", "funcionário inativo")
+var errInactive = domainerr.Forbidden("funcionario_inativo", "funcionário inativo")
 
 // owner returns the employee named in the path when the caller may touch
 // his photo: he himself, or his company. A colleague, another company and
@@ -64,11 +65,11 @@ var errInactive = apierr.New(http.StatusForbidden, "funcionario_inativo", "funci
 func (h *Handlers) owner(c *fiber.Ctx) (employee.Funcionario, error) {
 	caller, ok := jwtauth.FromContext(c)
 	if !ok { // the routes are mounted behind the verifier: a wiring bug
-		return employee.Funcionario{}, apierr.Unauthorized("token ausente")
+		return employee.Funcionario{}, domainerr.Unauthenticated("nao_autenticado", "token ausente")
 	}
 	id, err := strconv.ParseInt(c.Params("funcionarioId"), 10, 64)
 	if err != nil || id < 1 {
-		return employee.Funcionario{}, apierr.Invalid(map[string]string{"funcionarioId": "deve ser um inteiro positivo"})
+		return employee.Funcionario{}, domainerr.InvalidField("funcionarioId", "deve ser um inteiro positivo")
 	}
 	if caller.IsFuncionario() && !caller.IsFuncionarioSelf(id) {
 		return employee.Funcionario{}, errNotFound
@@ -95,6 +96,6 @@ func (h *Handlers) acquire(ctx context.Context) (release func(), err error) {
 	case h.slots <- struct{}{}:
 		return func() { <-h.slots }, nil
 	case <-ctx.Done():
-		return nil, apierr.Unavailable("decodificação de imagens", ctx.Err())
+		return nil, domainerr.Unavailable("decodificação de imagens", ctx.Err())
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Limits of an upload (DESIGN.md, Photos).
@@ -62,16 +62,16 @@ func (c *Config) Validate() error {
 // Answers of the photo routes. Another company's employee, a colleague
 // and an unknown id all get errNotFound: nobody learns who exists.
 var (
-	errNotFound     = apierr.NotFound("funcionário não encontrado")
-	errNoPhoto      = apierr.NotFound("funcionário sem foto")
-	errNotMultipart = apierr.UnsupportedMediaType("envie a foto como multipart/form-data, no campo foto")
-	errNoFile       = apierr.Invalid(map[string]string{"foto": "envie um arquivo de imagem no campo foto"})
-	errTooLarge     = apierr.TooLarge("a foto deve ter no máximo 5 MiB")
-	errNotImage     = apierr.UnsupportedMediaType("a foto deve ser uma imagem JPEG, PNG ou WebP")
-	errUnreadable   = apierr.Invalid(map[string]string{"foto": "imagem corrompida ou ilegível"})
-	errDimensions   = apierr.Invalid(map[string]string{"foto": fmt.Sprintf(
-		"a imagem deve ter no máximo %d pixels de lado e %d megapixels", MaxSide, MaxPixels/1_000_000)})
-	errTamanho = apierr.Invalid(map[string]string{"tamanho": "use thumb para a miniatura, ou omita para a foto"})
+	errNotFound     = domainerr.NotFound("funcionário não encontrado")
+	errNoPhoto      = domainerr.NotFound("funcionário sem foto")
+	errNotMultipart = domainerr.Unsupported("envie a foto como multipart/form-data, no campo foto")
+	errNoFile       = domainerr.InvalidField("foto", "envie um arquivo de imagem no campo foto")
+	errTooLarge     = domainerr.TooLarge("a foto deve ter no máximo 5 MiB")
+	errNotImage     = domainerr.Unsupported("a foto deve ser uma imagem JPEG, PNG ou WebP")
+	errUnreadable   = domainerr.InvalidField("foto", "imagem corrompida ou ilegível")
+	errDimensions   = domainerr.InvalidField("foto", fmt.Sprintf(
+		"a imagem deve ter no máximo %d pixels de lado e %d megapixels", MaxSide, MaxPixels/1_000_000))
+	errTamanho = domainerr.InvalidField("tamanho", "use thumb para a miniatura, ou omita para a foto")
 )
 
 // checkDimensions refuses an empty image and a decompression bomb.

@@ -2,6 +2,7 @@ package foto
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/media/internal/clients/employee"
 )
 
@@ -83,26 +85,26 @@ func readUpload(c *fiber.Ctx) ([]byte, error) {
 	}
 	form, err := c.MultipartForm()
 	if err != nil {
-		return nil, apierr.BadRequest("multipart_invalido", "corpo multipart/form-data malformado").Wrap(err)
+		return nil, domainerr.Malformed("multipart_invalido", "corpo multipart/form-data malformado").Wrap(err)
 	}
 	files := form.File["foto"]
 	switch {
 	case len(files) == 0:
 		return nil, errNoFile
 	case len(files) > 1:
-		return nil, apierr.Invalid(map[string]string{"foto": "envie uma única foto"})
+		return nil, domainerr.InvalidField("foto", "envie uma única foto")
 	case files[0].Size > MaxUploadBytes:
 		return nil, errTooLarge
 	}
 	file, err := files[0].Open()
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, fmt.Errorf("foto: open upload: %w", err)
 	}
 	defer file.Close()
 	data, err := io.ReadAll(io.LimitReader(file, MaxUploadBytes+1))
 	switch {
 	case err != nil:
-		return nil, apierr.Internal(err)
+		return nil, fmt.Errorf("foto: read upload: %w", err)
 	case len(data) > MaxUploadBytes:
 		return nil, errTooLarge
 	case len(data) == 0:
@@ -131,7 +133,7 @@ func (h *Handlers) replace(ctx context.Context, f employee.Funcionario, p proces
 	for i, r := range []rendition{p.photo, p.thumb} {
 		if err := h.store.Put(ctx, newKeys[i], contentType, r.data); err != nil {
 			discardNew()
-			return apierr.Unavailable("minio", err)
+			return err
 		}
 	}
 	url := photoURL(f.ID, v)
@@ -140,7 +142,7 @@ func (h *Handlers) replace(ctx context.Context, f employee.Funcionario, p proces
 		if e, ok := apierr.As(err); ok && e.Status == http.StatusNotFound {
 			return errNotFound.Wrap(err)
 		}
-		return apierr.Unavailable("employee", err)
+		return domainerr.Unavailable("employee", err)
 	}
 	if hadOld && !same {
 		h.discard(ctx, photoKey(f.EmpresaID, f.ID, old), thumbKey(f.EmpresaID, f.ID, old))

@@ -14,6 +14,8 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Config is the storage part of the media configuration, read from
@@ -134,7 +136,7 @@ func (s *Store) Put(ctx context.Context, key, contentType string, data []byte) e
 	_, err := s.Client.PutObject(ctx, s.Bucket, key, bytes.NewReader(data), int64(len(data)),
 		minio.PutObjectOptions{ContentType: contentType})
 	if err != nil {
-		return fmt.Errorf("objectstore: put %q: %w", key, err)
+		return unavailable(fmt.Errorf("objectstore: put %q: %w", key, err))
 	}
 	return nil
 }
@@ -146,7 +148,7 @@ func (s *Store) Put(ctx context.Context, key, contentType string, data []byte) e
 func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, Object, error) {
 	obj, err := s.Client.GetObject(ctx, s.Bucket, key, minio.GetObjectOptions{})
 	if err != nil {
-		return nil, Object{}, fmt.Errorf("objectstore: get %q: %w", key, err)
+		return nil, Object{}, unavailable(fmt.Errorf("objectstore: get %q: %w", key, err))
 	}
 	// GetObject is lazy: Stat sends the request and reports a missing key.
 	info, err := obj.Stat()
@@ -167,12 +169,20 @@ func (s *Store) Remove(ctx context.Context, keys ...string) error {
 			errs = append(errs, fmt.Errorf("objectstore: remove %q: %w", key, err))
 		}
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return unavailable(err)
+	}
+	return nil
 }
+
+// unavailable is how a failure of MinIO leaves the store: whether it did
+// not answer or answered with an error, the photo cannot be read or
+// written now, and the client may retry.
+func unavailable(err error) error { return domainerr.Unavailable("minio", err) }
 
 func notFoundOr(key string, err error) error {
 	if code := minio.ToErrorResponse(err).Code; code == "NoSuchKey" || code == "NotFound" {
 		return fmt.Errorf("%w: %q", ErrNotFound, key)
 	}
-	return fmt.Errorf("objectstore: stat %q: %w", key, err)
+	return unavailable(fmt.Errorf("objectstore: stat %q: %w", key, err))
 }

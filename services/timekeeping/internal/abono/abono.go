@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
@@ -34,9 +34,9 @@ var Tipos = map[string]bool{"atestado_medico": true, "declaracao_comparecimento"
 const maxFuturo = 366
 
 var (
-	errSobreposto    = apierr.Conflict("abono_sobreposto", "já existe um abono neste dia que se sobrepõe a este")
-	errJaCancelado   = apierr.Conflict("abono_cancelado", "este abono já foi cancelado")
-	errNaoEncontrado = apierr.NotFound("abono não encontrado")
+	errSobreposto    = domainerr.Conflict("abono_sobreposto", "já existe um abono neste dia que se sobrepõe a este")
+	errJaCancelado   = domainerr.Conflict("abono_cancelado", "este abono já foi cancelado")
+	errNaoEncontrado = domainerr.NotFound("abono não encontrado")
 )
 
 // Abono is an excused absence as the routes answer it.
@@ -278,7 +278,7 @@ func (h *Handlers) criar(c *fiber.Ctx) error {
 	}
 	today := h.clock.Today(zone)
 	if n.data.After(today.AddDate(0, 0, maxFuturo)) || n.data.Before(today.AddDate(-5, 0, 0)) {
-		return apierr.Invalid(map[string]string{"data": "a data deve estar entre o prazo legal de guarda (5 anos) e um ano à frente"})
+		return domainerr.InvalidField("data", "a data deve estar entre o prazo legal de guarda (5 anos) e um ano à frente")
 	}
 	n.empresaID, n.funcionarioID, n.autor = caller.EmpresaID, id, caller.EmpresaID
 	a, err := h.store.criar(ctx, n, h.clock.Now())

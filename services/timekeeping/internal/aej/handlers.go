@@ -15,7 +15,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -72,15 +72,15 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	ctx, emp, inicio, fim := c.UserContext(), x.Empresa, x.Inicio, x.Fim
 	ps, err := h.store.pontos(ctx, x.EmpresaID, inicio, fim, maxPunches)
 	if errors.Is(err, errTooMany) {
-		return apierr.Invalid(map[string]string{"fim": "o período tem mais de " + strconv.Itoa(maxPunches) +
-			" marcações: divida-o em arquivos menores"})
+		return domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxPunches)+
+			" marcações: divida-o em arquivos menores")
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	fs, err := h.store.faltas(ctx, x.EmpresaID, inicio, fim)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	funcs, err := h.funcionarios(c, x.EmpresaID, ps, fs)
 	if err != nil {
@@ -96,7 +96,7 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	montar(&a, funcs, ps, fs)
 	file, err := core.FormatarAEJ(a)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	name := core.NomeArquivoAEJ(emp.CNPJ, inicio, fim)
 	return arquivo.Send(c, name, file, x.Zipped, h.signer, now)
@@ -123,7 +123,7 @@ func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []ponto, fs []
 		for _, id := range chunk {
 			f, ok := got[id]
 			if !ok || f.EmpresaID != empresaID {
-				return nil, apierr.BadGateway("employee", errors.New("aej: employee "+strconv.FormatInt(id, 10)+
+				return nil, domainerr.BadDependency("employee", errors.New("aej: employee "+strconv.FormatInt(id, 10)+
 					" of the records is unknown to the employee service"))
 			}
 			out = append(out, f)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -65,19 +65,19 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 	w, err := core.NewWriter(core.Cabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, REP: h.rep,
 		Inicio: inicio, Fim: fim, Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)})
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	err = h.store.Write(ctx, w, x.EmpresaID, inicio, fim, emp.Zone, maxRecords)
 	if errors.Is(err, errTooMany) {
-		return apierr.Invalid(map[string]string{"fim": "o período tem mais de " + strconv.Itoa(maxRecords) +
-			" registros: divida-o em arquivos menores"})
+		return domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxRecords)+
+			" registros: divida-o em arquivos menores")
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	file, err := w.Close()
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	name := core.NomeArquivo(h.rep, emp.CNPJ)
 	return arquivo.Send(c, name, file, x.Zipped, h.signer, now)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
@@ -126,7 +126,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	q := c.Query("status", "pendente")
 	status, ok := listStatus[q]
 	if !ok {
-		return apierr.Invalid(map[string]string{"status": "use pendente, aprovado ou reprovado"})
+		return domainerr.InvalidField("status", "use pendente, aprovado ou reprovado")
 	}
 	p, err := page.FromQuery(c)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
@@ -31,10 +31,10 @@ const (
 
 // The 409s of the state machine.
 var (
-	errJaSolicitado = apierr.Conflict("ajuste_ja_solicitado", "já existe um ajuste pendente para este registro")
-	errJaAprovado   = apierr.Conflict("ajuste_ja_aprovado", "o ajuste deste registro já foi aprovado")
-	errNaoAjustavel = apierr.Conflict("registro_nao_ajustavel", "uma falta não pode ser ajustada")
-	errSemPendente  = apierr.Conflict("ajuste_nao_pendente", "não há ajuste pendente para este registro")
+	errJaSolicitado = domainerr.Conflict("ajuste_ja_solicitado", "já existe um ajuste pendente para este registro")
+	errJaAprovado   = domainerr.Conflict("ajuste_ja_aprovado", "o ajuste deste registro já foi aprovado")
+	errNaoAjustavel = domainerr.Conflict("registro_nao_ajustavel", "uma falta não pode ser ajustada")
+	errSemPendente  = domainerr.Conflict("ajuste_nao_pendente", "não há ajuste pendente para este registro")
 )
 
 // canRequest says whether an employee may ask for an adjustment of a punch

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
@@ -60,12 +60,12 @@ func ReadFormato(c *fiber.Ctx, signer *signature.Signer, doc string) (zipped boo
 		return false, nil
 	case "zip":
 		if signer == nil {
-			return false, apierr.Conflict("sem_certificado",
+			return false, domainerr.Conflict("sem_certificado",
 				"nenhum certificado de assinatura configurado: "+doc+" só está disponível sem assinatura (formato=txt)")
 		}
 		return true, nil
 	}
-	return false, apierr.Invalid(map[string]string{"formato": "use txt ou zip"})
+	return false, domainerr.InvalidField("formato", "use txt ou zip")
 }
 
 // Send answers file, named name (.txt): the text itself, or a zip holding
@@ -78,7 +78,7 @@ func Send(c *fiber.Ctx, name string, file []byte, zipped bool, signer *signature
 	}
 	archive, err := signer.DetachedZip(name, file, now)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/zip")
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+strings.TrimSuffix(name, ".txt")+`.zip"`)

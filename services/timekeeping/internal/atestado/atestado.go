@@ -13,7 +13,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -77,7 +76,7 @@ func (h *Handlers) Public(r fiber.Router) {
 func (h *Handlers) get(c *fiber.Ctx) error {
 	b, err := PDF(h.cfg, h.rep, h.clock.Now())
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/pdf")
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="atestado-tecnico-rep-p.pdf"`)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -19,7 +19,7 @@ import (
 
 // errNaoEncontrado answers an employee asking for another's bank, as for
 // an unknown one.
-var errNaoEncontrado = apierr.NotFound("funcionário não encontrado")
+var errNaoEncontrado = domainerr.NotFound("funcionário não encontrado")
 
 // Handlers serve the hour-bank routes.
 type Handlers struct {
@@ -169,7 +169,7 @@ func (h *Handlers) saldo(c *fiber.Ctx) error {
 	if s := c.Query("ate"); s != "" {
 		d, ok := validate.DateISO(s)
 		if !ok || d.Before(request.Earliest) || d.After(today) {
-			return apierr.Invalid(map[string]string{"ate": "data inválida (use AAAA-MM-DD, de 2000-01-01 até hoje)"})
+			return domainerr.InvalidField("ate", "data inválida (use AAAA-MM-DD, de 2000-01-01 até hoje)")
 		}
 		ate = d
 	}
@@ -273,8 +273,8 @@ func (h *Handlers) lancar(c *fiber.Ctx) error {
 		return ErrInativo
 	}
 	if n.data.After(h.clock.Today(zone)) || n.data.Before(pol.Core().Inicio) {
-		return apierr.Invalid(map[string]string{"data": "a data deve estar entre o início do banco de horas (" +
-			*pol.Inicio + ") e hoje"})
+		return domainerr.InvalidField("data", "a data deve estar entre o início do banco de horas ("+
+			*pol.Inicio+") e hoje")
 	}
 	n.empresaID, n.funcionarioID, n.autor = caller.EmpresaID, id, caller.EmpresaID
 	out, err := h.store.lancar(ctx, n, h.clock.Now())

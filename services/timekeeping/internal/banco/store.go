@@ -20,14 +20,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 )
 
 // ErrInativo refuses a manual movement while the company's bank is off.
-var ErrInativo = apierr.Conflict("banco_horas_inativo", "o banco de horas da empresa não está ativo")
+var ErrInativo = domainerr.Conflict("banco_horas_inativo", "o banco de horas da empresa não está ativo")
 
 // Store holds the SQL of policies and manual movements.
 type Store struct{ db *pgxpool.Pool }

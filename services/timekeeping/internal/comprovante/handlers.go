@@ -7,7 +7,6 @@ package comprovante
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -88,7 +87,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 		b, err = signing.Sign(b, Titulo)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/pdf")
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+FileName(m)+`"`)

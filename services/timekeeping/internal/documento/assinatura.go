@@ -5,7 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/signature"
 )
 
@@ -25,7 +25,7 @@ func ReadSigning(c *fiber.Ctx, signer *signature.Signer) (Signing, error) {
 	case "false":
 		return Signing{reason: "via sem assinatura digital, pedida assim (assinar=false)"}, nil
 	default:
-		return Signing{}, apierr.Invalid(map[string]string{"assinar": "use true ou false"})
+		return Signing{}, domainerr.InvalidField("assinar", "use true ou false")
 	}
 	if signer == nil {
 		return Signing{reason: "nenhum certificado de assinatura está configurado"}, nil

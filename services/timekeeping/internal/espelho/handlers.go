@@ -13,7 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
@@ -93,7 +93,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 		b, err = signing.Sign(b, Titulo+" "+e.Periodo.Mes)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/pdf")
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="espelho-`+e.Periodo.Mes+`-`+
@@ -108,7 +108,7 @@ func readQuery(c *fiber.Ctx, today time.Time) (inicio time.Time, pdf bool, err e
 	if s := c.Query("mes"); s != "" {
 		m, perr := time.Parse("2006-01", s)
 		if perr != nil || m.Before(request.Earliest) || m.After(inicio) {
-			return inicio, false, apierr.Invalid(map[string]string{"mes": "mês inválido (use AAAA-MM, de 2000-01 até o mês atual)"})
+			return inicio, false, domainerr.InvalidField("mes", "mês inválido (use AAAA-MM, de 2000-01 até o mês atual)")
 		}
 		inicio = m
 	}
@@ -117,7 +117,7 @@ func readQuery(c *fiber.Ctx, today time.Time) (inicio time.Time, pdf bool, err e
 	case "pdf":
 		pdf = true
 	default:
-		return inicio, false, apierr.Invalid(map[string]string{"formato": "use json ou pdf"})
+		return inicio, false, domainerr.InvalidField("formato", "use json ou pdf")
 	}
 	return inicio, pdf, nil
 }

@@ -3,7 +3,7 @@ package falta
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
@@ -103,7 +103,7 @@ func (h *Handlers) marcar(c *fiber.Ctx) error {
 		return err
 	}
 	if data.After(h.clock.Today(zone)) {
-		return apierr.Invalid(map[string]string{"data": "não é possível marcar falta em data futura"})
+		return domainerr.InvalidField("data", "não é possível marcar falta em data futura")
 	}
 	r, err := h.store.Marcar(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
 		InicioDia: clock.StartOfDay(data, zone)}, h.clock.Now())

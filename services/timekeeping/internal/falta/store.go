@@ -13,14 +13,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
 
 var (
-	errDiaComMarcacoes = apierr.Conflict("dia_com_marcacoes", "o funcionário tem marcações de ponto nesta data")
-	errSemFalta        = apierr.NotFound("não há falta registrada para o funcionário nesta data")
+	errDiaComMarcacoes = domainerr.Conflict("dia_com_marcacoes", "o funcionário tem marcações de ponto nesta data")
+	errSemFalta        = domainerr.NotFound("não há falta registrada para o funcionário nesta data")
 )
 
 // Store holds the SQL of absences.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/pkg/validate"
@@ -176,7 +176,7 @@ func (h *Handlers) ciencias(c *fiber.Ctx) error {
 	}
 	nome := c.Query("departamento")
 	if n := len([]rune(nome)); n < 1 || n > 100 {
-		return apierr.Invalid(map[string]string{"departamento": "informe o nome do departamento (1 a 100 caracteres)"})
+		return domainerr.InvalidField("departamento", "informe o nome do departamento (1 a 100 caracteres)")
 	}
 	dep, funcs, err := h.employees.Departamento(c.UserContext(), caller.EmpresaID, nome)
 	if err != nil {

@@ -19,19 +19,19 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // ErrFechado refuses a treatment inside a closed period.
-var ErrFechado = apierr.Conflict("periodo_fechado", "a data está em um período fechado; reabra o período para alterá-la")
+var ErrFechado = domainerr.Conflict("periodo_fechado", "a data está em um período fechado; reabra o período para alterá-la")
 
 var (
-	errSobreposto     = apierr.Conflict("fechamento_sobreposto", "o período se sobrepõe a outro período fechado")
-	errJaReaberto     = apierr.Conflict("fechamento_reaberto", "este fechamento já foi reaberto")
-	errNaoFechado     = apierr.Conflict("periodo_nao_fechado", "o mês ainda não foi fechado pela empresa")
-	errNaoEncontrado  = apierr.NotFound("fechamento não encontrado")
+	errSobreposto     = domainerr.Conflict("fechamento_sobreposto", "o período se sobrepõe a outro período fechado")
+	errJaReaberto     = domainerr.Conflict("fechamento_reaberto", "este fechamento já foi reaberto")
+	errNaoFechado     = domainerr.Conflict("periodo_nao_fechado", "o mês ainda não foi fechado pela empresa")
+	errNaoEncontrado  = domainerr.NotFound("fechamento não encontrado")
 	errTratamentoLock = errors.New("fechamento: lock")
 )
 

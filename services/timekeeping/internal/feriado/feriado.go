@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -31,8 +31,8 @@ import (
 const nomeMax = 100
 
 var (
-	errDuplicado = apierr.Conflict("feriado_duplicado", "já existe um feriado nesta data")
-	errNotFound  = apierr.NotFound("feriado não encontrado")
+	errDuplicado = domainerr.Conflict("feriado_duplicado", "já existe um feriado nesta data")
+	errNotFound  = domainerr.NotFound("feriado não encontrado")
 )
 
 // Feriado is a holiday as the routes show it.
@@ -103,7 +103,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 		return errDuplicado
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	return c.JSON(Feriado{Data: d.Format(time.DateOnly), Nome: in.Nome})
 }
@@ -124,7 +124,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	ano := h.clock.Today(zone).Year()
 	if s := c.Query("ano"); s != "" {
 		if ano, err = strconv.Atoi(s); err != nil || ano < 2000 || ano > 2100 {
-			return apierr.Invalid(map[string]string{"ano": "ano entre 2000 e 2100"})
+			return domainerr.InvalidField("ano", "ano entre 2000 e 2100")
 		}
 	}
 	itens, err := List(c.UserContext(), h.db, caller.EmpresaID, time.Date(ano, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -151,7 +151,7 @@ func List(ctx context.Context, db *pgxpool.Pool, empresaID int64, inicio, fim ti
 		return f, err
 	})
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -168,7 +168,7 @@ func (h *Handlers) remove(c *fiber.Ctx) error {
 	}
 	tag, err := h.db.Exec(c.UserContext(), `DELETE FROM feriados WHERE empresa_id = $1 AND data = $2`, caller.EmpresaID, d)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	if tag.RowsAffected() == 0 {
 		return errNotFound
@@ -188,7 +188,7 @@ func Facultativos(ctx context.Context, db Querier, empresaID int64) (core.Facult
 	err := db.QueryRow(ctx, `SELECT carnaval, corpus_christi FROM feriados_facultativos WHERE empresa_id = $1`,
 		empresaID).Scan(&f.Carnaval, &f.CorpusChristi)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return f, apierr.Internal(err)
+		return f, err
 	}
 	return f, nil
 }
@@ -234,7 +234,7 @@ func (h *Handlers) putFacultativos(c *fiber.Ctx) error {
 		SET carnaval = excluded.carnaval, corpus_christi = excluded.corpus_christi, alterado_em = excluded.alterado_em`,
 		caller.EmpresaID, *in.Carnaval, *in.CorpusChristi, h.clock.Now())
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	return c.JSON(core.Facultativos{Carnaval: *in.Carnaval, CorpusChristi: *in.CorpusChristi})
 }

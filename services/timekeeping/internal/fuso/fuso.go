@@ -17,7 +17,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
@@ -84,7 +84,7 @@ func (z *Zones) Fresh(ctx context.Context, empresaID int64) (Empresa, error) {
 		e := Empresa{Empresa: rec, Zone: z.fallback}
 		if rec.FusoHorario != "" {
 			if e.Zone, err = Load(rec.FusoHorario); err != nil {
-				return nil, apierr.BadGateway("company-billing", err)
+				return nil, domainerr.BadDependency("company-billing", err)
 			}
 		}
 		if z.entries != nil {
@@ -104,7 +104,7 @@ func (z *Zones) Funcionario(ctx context.Context, empresaID int64, own *string) (
 	if own != nil && *own != "" {
 		loc, err := Load(*own)
 		if err != nil {
-			return nil, apierr.BadGateway("employee", err)
+			return nil, domainerr.BadDependency("employee", err)
 		}
 		return loc, nil
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
 
 var (
-	errNotFound = apierr.NotFound("local de trabalho não encontrado")
-	errLimite   = apierr.Conflict("limite_locais", "a empresa já tem o máximo de 500 locais de trabalho ativos")
+	errNotFound = domainerr.NotFound("local de trabalho não encontrado")
+	errLimite   = domainerr.Conflict("limite_locais", "a empresa já tem o máximo de 500 locais de trabalho ativos")
 )
 
 // Store holds the SQL of work places, and the cache of them that the

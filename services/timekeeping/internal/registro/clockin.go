@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
@@ -504,7 +503,7 @@ func (s *Store) plan(calls []*call, st state) (*plan, error) {
 		hash, err := core.Hash(core.Marcacao{NSR: h.nsr, Horario: now, OffsetMinutes: offset, CPF: p.CPF,
 			Coletor: p.Coletor}, h.hash)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, err
 		}
 		h.hash, h.moved = hash, true
 		before := day[p.FuncionarioID]

@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/pkg/validate"
@@ -21,7 +20,7 @@ import (
 // maxOwnDays bounds the period of GET /registropontos/me.
 const maxOwnDays = 366
 
-var errInativo = apierr.New(http.StatusForbidden, "funcionario_inativo", "funcionário inativo não pode registrar ponto")
+var errInativo = domainerr.Forbidden("funcionario_inativo", "funcionário inativo não pode registrar ponto")
 
 // Geofencer checks a punch's position against the company's work places:
 // nil when there is nothing to check against.
@@ -112,7 +111,7 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	}
 	body, err := clockInAnswer(r, f, earlier)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	if replayed {
 		c.Set("Idempotent-Replayed", "true")

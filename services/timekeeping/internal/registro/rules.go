@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
@@ -87,7 +87,7 @@ func IdempotencyKey(h string) (*string, error) {
 		return nil, nil
 	}
 	if !validate.IdempotencyKey(h) {
-		return nil, apierr.Invalid(map[string]string{validate.IdempotencyKeyHeader: validate.IdempotencyKeyMessage})
+		return nil, domainerr.InvalidField(validate.IdempotencyKeyHeader, validate.IdempotencyKeyMessage)
 	}
 	return &h, nil
 }

@@ -9,15 +9,15 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // ErrNotFound means no such record (for this caller).
-var ErrNotFound = apierr.NotFound("registro de ponto não encontrado")
+var ErrNotFound = domainerr.NotFound("registro de ponto não encontrado")
 
-var errKeyReused = apierr.Conflict("idempotencia_divergente",
+var errKeyReused = domainerr.Conflict("idempotencia_divergente",
 	"Idempotency-Key já usada em outra marcação com dados diferentes")
 
 // Store holds the SQL of time records.

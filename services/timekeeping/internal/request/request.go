@@ -4,7 +4,6 @@
 package request
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
@@ -32,7 +31,7 @@ func ID(c *fiber.Ctx, name string) (int64, error) { return httpserver.PathID(c, 
 // DecodeJSON bounds the body to MaxBody and decodes it strictly.
 func DecodeJSON(c *fiber.Ctx, dst any) error {
 	if len(c.Body()) > MaxBody {
-		return apierr.TooLarge("corpo da requisição grande demais (máximo 4 KiB)")
+		return domainerr.TooLarge("corpo da requisição grande demais (máximo 4 KiB)")
 	}
 	return httpserver.DecodeJSON(c, dst)
 }
@@ -42,10 +41,10 @@ func DecodeJSON(c *fiber.Ctx, dst any) error {
 // revealed, the caller simply may not act for him.
 func SameFuncionario(caller *jwtauth.Claims, funcionarioID int64) error {
 	if funcionarioID < 1 {
-		return apierr.Invalid(map[string]string{"funcionarioId": "campo obrigatório (inteiro positivo)"})
+		return domainerr.InvalidField("funcionarioId", "campo obrigatório (inteiro positivo)")
 	}
 	if !caller.IsFuncionarioSelf(funcionarioID) {
-		return apierr.New(http.StatusForbidden, "funcionario_divergente", "funcionarioId não corresponde ao funcionário do token")
+		return domainerr.Forbidden("funcionario_divergente", "funcionarioId não corresponde ao funcionário do token")
 	}
 	return nil
 }
@@ -59,7 +58,7 @@ var Earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 func Date(s, field string) (time.Time, error) {
 	d, ok := validate.DateISO(s)
 	if !ok || d.Before(Earliest) {
-		return time.Time{}, apierr.Invalid(map[string]string{field: "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)"})
+		return time.Time{}, domainerr.InvalidField(field, "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
 	}
 	return d, nil
 }
@@ -154,7 +153,7 @@ func Reasoned(c *fiber.Ctx, param string) (caller *jwtauth.Claims, id int64, mot
 func Month(s, field string) (time.Time, error) {
 	m, err := time.Parse("2006-01", s)
 	if err != nil || m.Before(Earliest) {
-		return time.Time{}, apierr.Invalid(map[string]string{field: "mês inválido (use AAAA-MM, a partir de 2000-01)"})
+		return time.Time{}, domainerr.InvalidField(field, "mês inválido (use AAAA-MM, a partir de 2000-01)")
 	}
 	return m, nil
 }

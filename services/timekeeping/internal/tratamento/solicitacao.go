@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
@@ -24,8 +24,8 @@ const (
 )
 
 var (
-	errSolicitacaoNaoEncontrada = apierr.NotFound("solicitação não encontrada")
-	errSolicitacaoNaoPendente   = apierr.Conflict("solicitacao_nao_pendente", "a solicitação já foi decidida")
+	errSolicitacaoNaoEncontrada = domainerr.NotFound("solicitação não encontrada")
+	errSolicitacaoNaoPendente   = domainerr.Conflict("solicitacao_nao_pendente", "a solicitação já foi decidida")
 )
 
 // Solicitacao is an employee's request to include a punch he forgot.
@@ -195,7 +195,7 @@ func (h *Handlers) listSolicitacoes(c *fiber.Ctx) error {
 	}
 	status := c.Query("status", SolicitacaoPendente)
 	if status != SolicitacaoPendente && status != SolicitacaoAprovada && status != SolicitacaoReprovada {
-		return apierr.Invalid(map[string]string{"status": "use pendente, aprovada ou reprovada"})
+		return domainerr.InvalidField("status", "use pendente, aprovada ou reprovada")
 	}
 	p, err := page.FromQuery(c)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 )
@@ -29,10 +29,10 @@ const (
 )
 
 var (
-	errNaoEncontrada    = apierr.NotFound("marcação não encontrada")
-	errDuplicada        = apierr.Conflict("marcacao_duplicada", "já existe uma marcação neste minuto da jornada")
-	errJaDesconsiderada = apierr.Conflict("marcacao_ja_desconsiderada", "a marcação já está desconsiderada")
-	errNaoDesconsid     = apierr.Conflict("marcacao_nao_desconsiderada", "a marcação não está desconsiderada")
+	errNaoEncontrada    = domainerr.NotFound("marcação não encontrada")
+	errDuplicada        = domainerr.Conflict("marcacao_duplicada", "já existe uma marcação neste minuto da jornada")
+	errJaDesconsiderada = domainerr.Conflict("marcacao_ja_desconsiderada", "a marcação já está desconsiderada")
+	errNaoDesconsid     = domainerr.Conflict("marcacao_nao_desconsiderada", "a marcação não está desconsiderada")
 )
 
 // Store holds the SQL of inclusions and disregards.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
@@ -61,7 +61,7 @@ var hashFormat = regexp.MustCompile(`^[0-9a-f]{64}$`)
 func (h *Handlers) get(c *fiber.Ctx) error {
 	hash := strings.ToLower(c.Params("hash"))
 	if !hashFormat.MatchString(hash) {
-		return apierr.Invalid(map[string]string{"hash": "use os 64 caracteres hexadecimais (minúsculos) do comprovante"})
+		return domainerr.InvalidField("hash", "use os 64 caracteres hexadecimais (minúsculos) do comprovante")
 	}
 	ctx := c.UserContext()
 	p, err := h.store.Find(ctx, hash)
@@ -70,7 +70,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	}
 	ok, err := h.store.ChainVerifies(ctx, p.EmpresaID, p.NSR)
 	if err != nil {
-		return apierr.Internal(err)
+		return err
 	}
 	emp, err := h.companies.Get(ctx, p.EmpresaID)
 	if err != nil {

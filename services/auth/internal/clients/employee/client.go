@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/svcclient"
 )
 
@@ -52,7 +53,7 @@ func (e *Client) Employments(ctx context.Context, email string) ([]Funcionario, 
 	for _, raw := range out.Funcionarios {
 		f, err := decodeFuncionario(raw)
 		if err != nil {
-			return nil, apierr.BadGateway("employee", err)
+			return nil, domainerr.BadDependency("employee", err)
 		}
 		fs = append(fs, f)
 	}
@@ -76,7 +77,7 @@ func (e *Client) get(ctx context.Context, path string) (Funcionario, bool, error
 	}
 	f, err := decodeFuncionario(raw)
 	if err != nil {
-		return Funcionario{}, false, apierr.BadGateway("employee", err)
+		return Funcionario{}, false, domainerr.BadDependency("employee", err)
 	}
 	return f, true, nil
 }

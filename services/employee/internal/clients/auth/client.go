@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/svcclient"
 )
 
@@ -30,5 +31,5 @@ func (a *Client) RevokeFuncionario(ctx context.Context, funcionarioID int64) err
 	if e, ok := apierr.As(err); ok && e.Status >= 500 {
 		return e
 	}
-	return apierr.BadGateway("auth", err)
+	return domainerr.BadDependency("auth", err)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // CacheSize bounds the clock-in cache. An entry is at most about 4 KiB
@@ -97,7 +97,7 @@ func (c *Cached) Funcionario(ctx context.Context, empresaID, id int64) (Funciona
 		return r.f, r.err
 	case <-ctx.Done():
 		// The fetch goes on for the others, and keeps what it gets.
-		return Funcionario{}, apierr.Unavailable("employee", ctx.Err())
+		return Funcionario{}, domainerr.Unavailable("employee", ctx.Err())
 	}
 }
 

@@ -1,8 +1,9 @@
 // Package employee calls the employee service's internal API
 // (docs/internal-api.md, section "employee"): employees, their work
-// schedules and the employees of a department. Failures are
-// *apierr.Error values from svcclient: the peer's 404 stays a 404, a down
-// or failing peer is a 503.
+// schedules and the employees of a department. The peer's failures are
+// *apierr.Error values from svcclient (its 404 stays a 404, a down or
+// failing peer is a 503); what the client finds wrong itself (an employee
+// missing from a batch) is a domain error.
 package employee
 
 import (
@@ -15,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -261,7 +262,7 @@ type Departamento struct {
 	Nome      string `json:"nome"`
 }
 
-var errFuncionarioNotFound = apierr.NotFound("funcionário não encontrado")
+var errFuncionarioNotFound = domainerr.NotFound("funcionário não encontrado")
 
 // Funcionario returns employee id if he belongs to empresaID. Another
 // company's employee is the same 404 as an unknown one.
@@ -323,7 +324,7 @@ func (c *Client) Departamento(ctx context.Context, empresaID int64, nome string)
 		return Departamento{}, nil, err
 	}
 	if out.Departamento.EmpresaID != empresaID {
-		return Departamento{}, nil, apierr.NotFound("departamento não encontrado")
+		return Departamento{}, nil, domainerr.NotFound("departamento não encontrado")
 	}
 	return out.Departamento, out.Funcionarios, nil
 }
