@@ -7,5 +7,5 @@ import "github.com/ponto/ponto/pkg/signature/pades"
 func (s *Signer) SignPDF(pdf []byte, reason string) ([]byte, error) {
 	cert := s.Certificate()
 	return pades.Sign(pdf, cert.SignDetached, pades.Info{Name: cert.Leaf.Subject.CommonName, Reason: reason,
-		Time: s.now()})
+		Time: s.clock.Now()})
 }

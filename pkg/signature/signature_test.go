@@ -15,6 +15,7 @@ import (
 
 	"github.com/smallstep/pkcs7"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/signature"
@@ -85,7 +86,7 @@ func opensslVerify(t *testing.T, caFile string, content, p7s []byte) error {
 
 func TestCAdESVerifiesWithOpenSSLAndBreaksOnAnyChange(t *testing.T) {
 	f := newFixture(t)
-	s, err := signature.Open(f.config(), slog.Default(), time.Now)
+	s, err := signature.Open(f.config(), slog.Default(), clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,13 +134,13 @@ func TestOpenRefusesWhatCannotSign(t *testing.T) {
 	now := time.Now()
 
 	write(t, f.pass, []byte("errada\n"))
-	_, err := signature.Open(f.config(), slog.Default(), time.Now)
+	_, err := signature.Open(f.config(), slog.Default(), clock.New(time.Now))
 	if err == nil || !errors.Is(err, signature.ErrPassword) || !strings.Contains(err.Error(), "SIGNING_CERT_PASSWORD_FILE") {
 		t.Fatalf("wrong password: %v", err)
 	}
 
 	f.issue(t, "VENCIDO", now.AddDate(-1, 0, 0), now.Add(-time.Hour), "x")
-	_, err = signature.Open(f.config(), slog.Default(), time.Now)
+	_, err = signature.Open(f.config(), slog.Default(), clock.New(time.Now))
 	if !errors.Is(err, signature.ErrExpired) || !strings.HasPrefix(err.Error(), "SIGNING_CERT_FILE") {
 		t.Fatalf("expired: %v", err)
 	}
@@ -152,17 +153,17 @@ func TestOpenRefusesWhatCannotSign(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, f.p12, mixed)
-	_, err = signature.Open(f.config(), slog.Default(), time.Now)
+	_, err = signature.Open(f.config(), slog.Default(), clock.New(time.Now))
 	if !errors.Is(err, signature.ErrKey) || !strings.HasPrefix(err.Error(), "SIGNING_CERT_FILE") {
 		t.Fatalf("key mismatch: %v", err)
 	}
 
 	write(t, f.p12, []byte("not a pkcs12"))
-	if _, err = signature.Open(f.config(), slog.Default(), time.Now); err == nil || !strings.HasPrefix(err.Error(), "SIGNING_CERT_FILE") {
+	if _, err = signature.Open(f.config(), slog.Default(), clock.New(time.Now)); err == nil || !strings.HasPrefix(err.Error(), "SIGNING_CERT_FILE") {
 		t.Fatalf("garbage: %v", err)
 	}
 	os.Remove(f.p12)
-	if _, err = signature.Open(f.config(), slog.Default(), time.Now); err == nil || !strings.HasPrefix(err.Error(), "SIGNING_CERT_FILE") {
+	if _, err = signature.Open(f.config(), slog.Default(), clock.New(time.Now)); err == nil || !strings.HasPrefix(err.Error(), "SIGNING_CERT_FILE") {
 		t.Fatalf("missing file: %v", err)
 	}
 }
@@ -200,7 +201,7 @@ func TestReloadFollowsASecretVolumeUpdate(t *testing.T) {
 	cfg := signature.Config{CertFile: filepath.Join(vol, "certificado.p12"), PasswordFile: filepath.Join(vol, "senha"),
 		ReloadInterval: 10 * time.Millisecond}
 	logs := &logtest.Buffer{}
-	s, err := signature.Open(cfg, slog.New(slog.NewTextHandler(logs, nil)), time.Now)
+	s, err := signature.Open(cfg, slog.New(slog.NewTextHandler(logs, nil)), clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +251,7 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestDaysLeftGaugeAndReadinessWarning(t *testing.T) {
 	f := newFixture(t)
 	f.issue(t, "QUASE", time.Now().Add(-time.Hour), time.Now().Add(10*24*time.Hour+time.Hour), "x")
-	s, err := signature.Open(f.config(), slog.Default(), time.Now)
+	s, err := signature.Open(f.config(), slog.Default(), clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func TestDaysLeftGaugeAndReadinessWarning(t *testing.T) {
 		t.Fatalf("check: %v", err)
 	}
 	f.issue(t, "LONGE", time.Now().Add(-time.Hour), time.Now().AddDate(1, 0, 0), "x")
-	s, err = signature.Open(f.config(), slog.Default(), time.Now)
+	s, err = signature.Open(f.config(), slog.Default(), clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

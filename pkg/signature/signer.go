@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/ponto/ponto/pkg/clock"
 )
 
 // Config names the certificate's files. Both empty: outputs are unsigned.
@@ -47,19 +49,20 @@ func (c Config) Validate() error {
 // Signer signs with the configured certificate, replacing it when its
 // files change.
 type Signer struct {
-	cfg  Config
-	log  *slog.Logger
-	now  func() time.Time
-	cur  atomic.Pointer[Certificate]
-	seen [sha256.Size]byte // hash of the files behind cur
-	bad  [sha256.Size]byte // hash of the last files refused, logged once
+	cfg   Config
+	log   *slog.Logger
+	clock *clock.Clock
+	cur   atomic.Pointer[Certificate]
+	seen  [sha256.Size]byte // hash of the files behind cur
+	bad   [sha256.Size]byte // hash of the last files refused, logged once
 }
 
 // Open loads the certificate of cfg, failing with the name of the
 // variable at fault when it cannot sign (unreadable file, wrong password,
-// expired, key not matching).
-func Open(cfg Config, log *slog.Logger, now func() time.Time) (*Signer, error) {
-	s := &Signer{cfg: cfg, log: log, now: now}
+// expired, key not matching). clk tells whether the certificate is valid
+// and dates the signatures.
+func Open(cfg Config, log *slog.Logger, clk *clock.Clock) (*Signer, error) {
+	s := &Signer{cfg: cfg, log: log, clock: clk}
 	cert, sum, err := s.load()
 	if err != nil {
 		return nil, err
@@ -82,7 +85,7 @@ func (s *Signer) load() (*Certificate, [sha256.Size]byte, error) {
 	}
 	password := strings.TrimSuffix(strings.TrimSuffix(string(pw), "\n"), "\r")
 	sum = sha256.Sum256(append(append(p12, 0), pw...))
-	cert, err := Parse(p12, password, s.now())
+	cert, err := Parse(p12, password, s.clock.Now())
 	switch {
 	case err == nil:
 		return cert, sum, nil
@@ -135,4 +138,4 @@ func (s *Signer) Certificate() *Certificate { return s.cur.Load() }
 func (s *Signer) SignDetached(data []byte) ([]byte, error) { return s.Certificate().SignDetached(data) }
 
 // DaysLeft is how long the certificate in use stays valid, in days.
-func (s *Signer) DaysLeft() float64 { return s.Certificate().DaysLeft(s.now()) }
+func (s *Signer) DaysLeft() float64 { return s.Certificate().DaysLeft(s.clock.Now()) }

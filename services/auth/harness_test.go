@@ -23,6 +23,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/config"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
@@ -100,7 +101,7 @@ func start(t *testing.T, mutate ...func(*Config)) *harness {
 	}
 
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	deps, err := newDependencies(t.Context(), h.cfg, log, h.rdb)
+	deps, err := newDependencies(t.Context(), h.cfg, log, h.rdb, clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

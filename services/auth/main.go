@@ -19,6 +19,7 @@ import (
 	"github.com/ardanlabs/conf/v3"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging"
 	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
@@ -147,10 +148,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		return err
 	}
 
+	clk := clock.New(time.Now)
 	switch cmd := cfg.Args.Num(0); cmd {
 	case "":
 	case "keygen":
-		path, key, err := keys.Generate(cfg.Auth.KeysDir, time.Now())
+		path, key, err := keys.Generate(cfg.Auth.KeysDir, clk.Now())
 		if err != nil {
 			return fmt.Errorf("keygen: %w", err)
 		}
@@ -178,7 +180,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer rdb.Close()
 
-	d, err := newDependencies(ctx, cfg, log, rdb)
+	d, err := newDependencies(ctx, cfg, log, rdb, clk)
 	if err != nil {
 		return err
 	}
@@ -204,8 +206,8 @@ type dependencies struct {
 }
 
 // newDependencies loads the signing keys (failing when there is none) and
-// wires the stores, the peers' clients and the mailer.
-func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *redis.Client) (*dependencies, error) {
+// wires the stores, the peers' clients and the mailer, on the clock clk.
+func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *redis.Client, clk *clock.Clock) (*dependencies, error) {
 	keyring, err := keys.Open(cfg.Auth.KeysDir)
 	if err != nil {
 		return nil, fmt.Errorf("signing keys: %w", err)
@@ -231,13 +233,14 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
 	revocations := revocation.Watch(ctx, rdb, cfg.Redis.KeyPrefix, log, revocation.DefaultReload)
 	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
-		Revocations: revocations}
-	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL, MaxPerSubject: cfg.Auth.MaxSessions}
+		Clock: clk, Revocations: revocations}
+	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL,
+		MaxPerSubject: cfg.Auth.MaxSessions, Clock: clk}
 
 	return &dependencies{
 		keyring: keyring,
 		tokens: &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log,
-			RevocationPrefix: cfg.Redis.KeyPrefix},
+			RevocationPrefix: cfg.Redis.KeyPrefix, Clock: clk},
 		login: login.New(login.Handlers{
 			Admins: admins, Companies: companies, Employees: employees, Gate: gate,
 			Issuer: &tokens.Issuer{Access: signer, Refresh: refresh},

@@ -5,9 +5,11 @@ import (
 	"context"
 	"embed"
 	"log/slog"
+	"time"
 
 	"github.com/ardanlabs/conf/v3"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -117,6 +119,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Auth:   auth.New(string(cfg.AuthInternalURL)),
 		Log:    log,
 		Config: cfg.Empresas,
+		Clock:  clock.New(time.Now),
 
 		RegistrationLimit: registrationLimit,
 	}

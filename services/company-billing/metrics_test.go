@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
@@ -42,6 +43,7 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 		Plans: catalog,
 		Auth:  auth.New("http://127.0.0.1:1"),
 		Log:   log,
+		Clock: clock.New(time.Now),
 	}
 	srv := httpserver.New(name, httpserver.Config{
 		ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,

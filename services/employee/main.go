@@ -5,9 +5,11 @@ import (
 	"context"
 	"embed"
 	"log/slog"
+	"time"
 
 	"github.com/ardanlabs/conf/v3"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -88,7 +90,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
 	)
-	mountRoutes(srv, verifier, db, revoker)
+	mountRoutes(srv, verifier, db, revoker, clock.New(time.Now))
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
 	relay := outbox.NewRelay(db, name, cfg.Outbox, log)

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -24,12 +25,13 @@ import (
 //	GET   /departamentos/{departamentoId}/{segmento}/funcionarios funcionario
 //	POST  /departamentos, GET /departamentos[/{departamentoId}]  departamento
 //	POST  /escalatrabalhos, GET /escalatrabalhos[/{escalaId}]    escala
-func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, revoker funcionario.Revoker) {
+func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, revoker funcionario.Revoker,
+	clk *clock.Clock) {
 	srv.Metrics.MustRegister(database.Collector(db))
 	departamentos := departamento.NewStore(db)
 	escalas := escala.NewHandlers(escala.NewStore(db))
 	deps := departamento.NewHandlers(departamentos)
-	funcs := funcionario.NewHandlers(funcionario.NewStore(db), departamentos, revoker)
+	funcs := funcionario.NewHandlers(funcionario.NewStore(db), departamentos, revoker, clk)
 
 	public := srv.Public.Group("", verifier.Middleware())
 	funcs.Public(public)

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
@@ -56,7 +57,7 @@ func newEnv(t *testing.T) *env {
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	// Short timeout and no retries: the "auth down" cases must fail fast.
 	revoker := auth.New(e.auth.URL(), svcclient.WithTimeout(2*time.Second))
-	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker)
+	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker, clock.New(time.Now))
 
 	r := servertest.Start(t, srv)
 	e.public, e.internal, e.running = r.Public, r.Internal, r

@@ -30,13 +30,13 @@ func setUpAEJMonth(e *env) company {
 		e.punch(maria, at)
 	}
 	e.punch(jose, at(2024, 4, 1, 8, 0, 0))
-	e.clock.set(at(2024, 4, 1, 9, 0, 0))
+	e.clock.Set(at(2024, 4, 1, 9, 0, 0))
 	want(t, e.pub("PUT", path("/registropontos/%d/desconsiderar", double), c.token,
 		map[string]any{"motivo": "marcação em duplicidade"}), 200)
 	want(t, e.pub("POST", path("/registropontos/funcionario/%d/marcacoes", jose.id), c.token,
 		map[string]any{"horario": "2024-03-04T17:00:00-03:00", "motivo": "esqueceu de registrar a saída"}), 201)
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-05", jose.id), c.token, nil), 200)
-	e.clock.set(at(2024, 4, 2, 10, 30, 45))
+	e.clock.Set(at(2024, 4, 2, 10, 30, 45))
 	return c
 }
 
@@ -70,7 +70,7 @@ func TestAEJRefusalsAndIsolation(t *testing.T) {
 	c := setUpAEJMonth(e)
 	other, stranger := e.outsider()
 	e.punch(stranger, at(2024, 3, 4, 8, 0, 0))
-	e.clock.set(at(2024, 4, 2, 10, 30, 45))
+	e.clock.Set(at(2024, 4, 2, 10, 30, 45))
 
 	// The other company's file holds only its own employee.
 	r := e.pub("GET", "/registropontos/aej?inicio=2024-03-01&fim=2024-03-31", other.token, nil)

@@ -34,7 +34,7 @@ func setUpAFDMonth(e *env) (company, worker, worker) {
 	e.punch(maria, at(2024, 3, 1, 12, 0, 59))
 	e.punch(jose, at(2024, 3, 31, 23, 59, 59))
 	e.punch(jose, at(2024, 4, 1, 0, 0, 1))
-	e.clock.set(at(2024, 4, 2, 10, 30, 45))
+	e.clock.Set(at(2024, 4, 2, 10, 30, 45))
 	return c, jose, maria
 }
 
@@ -167,7 +167,7 @@ func TestAFDRefusals(t *testing.T) {
 	c := e.company(1)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
 	e.punch(w, local(2024, 3, 4, 8, 0))
-	e.clock.set(local(2024, 3, 11, 9, 0))
+	e.clock.Set(local(2024, 3, 11, 9, 0))
 
 	// Another company sees an empty file of its own: header, no record.
 	other := e.company(2)

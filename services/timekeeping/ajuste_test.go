@@ -36,7 +36,7 @@ func TestAdjustmentRequestedThenApproved(t *testing.T) {
 	t.Parallel()
 	e, c, w := newShop(t, nil)
 	p := e.punch(w, local(2024, 3, 5, 16, 0))
-	e.clock.set(local(2024, 3, 6, 9, 0))
+	e.clock.Set(local(2024, 3, 6, 9, 0))
 
 	r := e.solicitar(w, id(p), "2024-03-05T20:00:00.000Z", "Esqueci de registrar a saída às 17h")
 	want(t, r, 200)
@@ -51,7 +51,7 @@ func TestAdjustmentRequestedThenApproved(t *testing.T) {
 	}
 	wantErr(t, e.solicitar(w, id(p), "2024-03-05T20:10:00.000Z", "de novo"), 409, "ajuste_ja_solicitado")
 
-	e.clock.set(local(2024, 3, 6, 10, 0))
+	e.clock.Set(local(2024, 3, 6, 10, 0))
 	r = e.pub("PUT", path("/registropontos/%d/aprovar", id(p)), c.token, nil)
 	want(t, r, 200)
 	rec = r.obj(t)
@@ -106,7 +106,7 @@ func TestAdjustmentRejectedThenRequestedAgain(t *testing.T) {
 	t.Parallel()
 	e, c, w := newShop(t, nil)
 	p := e.punch(w, local(2024, 3, 5, 8, 20))
-	e.clock.set(local(2024, 3, 5, 18, 0))
+	e.clock.Set(local(2024, 3, 5, 18, 0))
 	want(t, e.solicitar(w, id(p), "2024-03-05T11:00:00Z", "Cheguei às 8h, o aplicativo travou"), 200)
 
 	r := e.pub("PUT", path("/registropontos/%d/reprovar", id(p)), c.token, nil)
@@ -137,7 +137,7 @@ func TestAdjustmentRefusals(t *testing.T) {
 	p := e.punch(w, local(2024, 3, 5, 8, 0))
 	theirs := e.punch(colleague, local(2024, 3, 5, 8, 0))
 	strangers := e.punch(stranger, local(2024, 3, 5, 8, 0))
-	e.clock.set(local(2024, 3, 7, 12, 0))
+	e.clock.Set(local(2024, 3, 7, 12, 0))
 	falta := e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-06", w.id), c.token, nil)
 	want(t, falta, 200)
 
@@ -204,9 +204,9 @@ func TestAdjustmentList(t *testing.T) {
 	b := e.punch(w, local(2024, 3, 5, 12, 0))
 	e.punch(w, local(2024, 3, 5, 13, 0))
 	s := e.punch(stranger, local(2024, 3, 5, 8, 0))
-	e.clock.set(local(2024, 3, 6, 9, 0))
+	e.clock.Set(local(2024, 3, 6, 9, 0))
 	want(t, e.solicitar(w, id(a), "2024-03-05T11:01:00Z", "primeiro"), 200)
-	e.clock.set(local(2024, 3, 6, 9, 5))
+	e.clock.Set(local(2024, 3, 6, 9, 5))
 	want(t, e.solicitar(w, id(b), "2024-03-05T15:01:00Z", "segundo"), 200)
 	want(t, e.solicitar(stranger, id(s), "2024-03-05T11:01:00Z", "de outra empresa"), 200)
 	want(t, e.pub("PUT", path("/registropontos/%d/aprovar", id(b)), c.token, nil), 200)

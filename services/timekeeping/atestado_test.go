@@ -16,7 +16,7 @@ func TestAtestadoTecnicoIsFilledFromConfiguration(t *testing.T) {
 	}
 	base := e.startTimekeeping(e.db)
 	c := e.company(7)
-	e.clock.set(at(2024, 3, 4, 10, 0, 0))
+	e.clock.Set(at(2024, 3, 4, 10, 0, 0))
 	r := call(t, base, "GET", "/registropontos/atestado-tecnico", c.token, nil)
 	want(t, r, 200)
 	if cd := r.header.Get("Content-Disposition"); cd != `attachment; filename="atestado-tecnico-rep-p.pdf"` {

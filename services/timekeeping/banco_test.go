@@ -76,7 +76,7 @@ func TestBancoDeHorasOverTwoMonths(t *testing.T) {
 	day(2024, 4, 1, [2]int{8, 0}, [2]int{12, 0}, [2]int{13, 0}, [2]int{17, 3})
 	day(2024, 4, 10, [2]int{8, 0}, [2]int{12, 0}, [2]int{13, 0}, [2]int{16, 0})
 	day(2024, 4, 21, [2]int{8, 0}, [2]int{12, 0})
-	e.clock.set(local(2024, 5, 2, 10, 0))
+	e.clock.Set(local(2024, 5, 2, 10, 0))
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-04-15", w.id), c.token, nil), 200)
 
 	// Off: no balance, and no manual movement.

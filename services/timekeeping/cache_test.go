@@ -128,7 +128,7 @@ func TestClockInReusesTheEmployeeWithinTheTTL(t *testing.T) {
 	wantCalls(t, peer, w, 1, "punch after the deactivation")
 
 	// An absence checks the employee afresh.
-	e.clock.set(local(2024, 3, 4, 18, 0))
+	e.clock.Set(local(2024, 3, 4, 18, 0))
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-01", w.id), c.token, nil), 200)
 	wantCalls(t, peer, w, 2, "absence")
 }
@@ -176,7 +176,7 @@ func TestClockInKeepsNoEmployeeErrors(t *testing.T) {
 	c := e.company(1)
 	escala := e.escala(c, "Comercial", standard())
 	w := e.funcionario(c, escala, nil)
-	e.clock.set(local(2024, 3, 4, 8, 0))
+	e.clock.Set(local(2024, 3, 4, 8, 0))
 	body := func(id int64) map[string]any { return map[string]any{"endereco": "1, 1", "funcionarioId": id} }
 
 	unknown := worker{id: 999999, empresaID: 1, token: e.iss.Funcionario(t, 1, 999999)}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
@@ -25,7 +26,7 @@ func TestChainAudit(t *testing.T) {
 	}
 	e.punch(o, local(2026, 3, 9, 8, 0))
 	logs := &logtest.Buffer{}
-	a := chainaudit.New(e.db, slog.New(slog.NewJSONHandler(logs, nil)), time.Now)
+	a := chainaudit.New(e.db, slog.New(slog.NewJSONHandler(logs, nil)), clock.New(time.Now))
 
 	r := e.pub("GET", "/registropontos/cadeia", c.token, nil)
 	want(t, r, 200)

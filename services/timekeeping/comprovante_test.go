@@ -17,7 +17,7 @@ func TestComprovante(t *testing.T) {
 
 	// The employee, at once and days later: no request, no time limit.
 	for _, now := range []time.Time{at(2024, 3, 4, 8, 2, 0), at(2024, 3, 9, 8, 2, 0)} {
-		e.clock.set(now)
+		e.clock.Set(now)
 		r := e.pub("GET", path("/registropontos/%d/comprovante", id(p)), jose.token, nil)
 		want(t, r, 200)
 		if cd := r.header.Get("Content-Disposition"); cd != `inline; filename="comprovante-000000002.pdf"` {

@@ -53,7 +53,7 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 			}
 		}
 	}
-	e.clock.set(local(2024, 4, 22, 10, 0))
+	e.clock.Set(local(2024, 4, 22, 10, 0))
 	want(t, e.pub("POST", path("/registropontos/funcionario/%d/abonos", w.id), c.token,
 		map[string]any{"data": "2024-04-16", "motivo": "consulta médica", "tipo": "atestado_medico"}), 201)
 	want(t, e.pub("PUT", "/registropontos/banco-horas/politica", c.token, map[string]any{"inicio": "2024-04-01"}), 200)

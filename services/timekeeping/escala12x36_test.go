@@ -20,7 +20,7 @@ func TestEspelho12x36(t *testing.T) {
 			e.punch(w, local(2024, 3, day, h, 0))
 		}
 	}
-	e.clock.set(local(2024, 3, 6, 9, 0))
+	e.clock.Set(local(2024, 3, 6, 9, 0))
 	r = e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-03", w.id), c.token, nil)
 	want(t, r, 200)
 	var out struct{ Dias []diaFeriado }

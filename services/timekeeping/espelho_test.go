@@ -11,7 +11,7 @@ import (
 // punchFrom clocks w in at instant t from position endereco.
 func (e *env) punchFrom(w worker, t time.Time, endereco string) map[string]any {
 	e.t.Helper()
-	e.clock.set(t)
+	e.clock.Set(t)
 	r := e.pub("POST", "/registropontos", w.token, map[string]any{"endereco": endereco, "funcionarioId": w.id})
 	want(e.t, r, 200)
 	return r.obj(e.t)
@@ -63,7 +63,7 @@ func setUpCLTMonth(e *env) (company, worker, worker) {
 	escala := e.escala(c, "Comercial", standard())
 	davi := e.funcionario(c, escala, map[string]any{"nome": "Davi Araújo", "cpf": "123.456.789-09", "departamentoId": dep})
 	colleague := e.funcionario(c, escala, nil)
-	e.clock.set(local(2024, 3, 1, 7, 0))
+	e.clock.Set(local(2024, 3, 1, 7, 0))
 	want(t, e.pub("POST", "/registropontos/locais-trabalho", c.token, map[string]any{"nome": "Fábrica",
 		"endereco": "Rua da Mooca, 100", "latitude": -23.5505, "longitude": -46.6333, "raioMetros": 200}), 200)
 	want(t, e.pub("POST", "/registropontos/feriados", c.token, map[string]any{"data": "2024-03-29", "nome": "Sexta-feira Santa"}), 200)
@@ -86,7 +86,7 @@ func setUpCLTMonth(e *env) (company, worker, worker) {
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-11", davi.id), c.token, nil), 200)
 	want(t, e.solicitar(davi, fri[3], local(2024, 3, 8, 17, 0).UTC().Format(time.RFC3339), "Esqueci de bater o ponto"), 200)
 	want(t, e.pub("PUT", path("/registropontos/%d/aprovar", fri[3]), c.token, nil), 200)
-	e.clock.set(local(2024, 4, 5, 9, 0))
+	e.clock.Set(local(2024, 4, 5, 9, 0))
 	return c, davi, colleague
 }
 
@@ -218,7 +218,7 @@ func TestFeriadosAndLocaisTrabalho(t *testing.T) {
 	e := newEnv(t)
 	c, other := e.company(1), e.company(2)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
-	e.clock.set(local(2024, 3, 4, 7, 0))
+	e.clock.Set(local(2024, 3, 4, 7, 0))
 
 	want(t, e.pub("POST", "/registropontos/feriados", c.token, map[string]any{"data": "2024-11-20", "nome": "Consciência Negra"}), 200)
 	wantErr(t, e.pub("POST", "/registropontos/feriados", c.token, map[string]any{"data": "2024-11-20", "nome": "Outro"}), 409, "feriado_duplicado")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"io"
@@ -38,14 +39,14 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	post := func(ev map[string]any) response {
 		return call(t, e.internal, "POST", "/internal/eventos", "", ev)
 	}
-	e.clock.set(local(2026, 3, 9, 8, 0))
+	e.clock.Set(local(2026, 3, 9, 8, 0))
 	empresa := map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(9), "razaoSocial": "Panificação São João 9 Ltda",
 		"local": "Rua das Flores, 10, São Paulo/SP", "cno": "", "responsavel": map[string]any{"nome": "Rita Lima", "cpf": responsavel}}}
 	want(t, post(evento("company-billing", 9, 1, core.EventoEmpresaIncluida, empresa)), 200)
 	emp := func(nome string) map[string]any {
 		return map[string]any{"funcionario": map[string]any{"id": w.id, "nome": nome, "cpf": w.cpf}}
 	}
-	e.clock.set(local(2026, 3, 9, 8, 1))
+	e.clock.Set(local(2026, 3, 9, 8, 1))
 	if got := post(evento("employee", 9, 1, core.EventoFuncionarioIncluido, emp("Ana Souza"))).obj(t); got["aplicado"] != true {
 		t.Fatalf("inclusion: %v", got)
 	}
@@ -54,7 +55,7 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	if r.status != 409 || r.obj(t)["esperada"] != float64(2) || r.obj(t)["code"] != "evento_fora_de_ordem" {
 		t.Fatalf("out of order: %d %s", r.status, r.body)
 	}
-	e.clock.set(local(2026, 3, 9, 8, 2))
+	e.clock.Set(local(2026, 3, 9, 8, 2))
 	want(t, post(evento("employee", 9, 2, core.EventoFuncionarioAlterado, emp("Ana Souza Lima"))), 200)
 	// A retry of an applied event: acknowledged, not written again.
 	if got := post(evento("employee", 9, 2, core.EventoFuncionarioAlterado, emp("Ana Souza Lima"))).obj(t); got["aplicado"] != false {
@@ -79,10 +80,10 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	want(t, call(t, e.emp.public, "PATCH", path("/funcionarios/%d", w.id), c.token,
 		map[string]any{"nome": "Ana Souza Lima"}), 200)
 	e.punch(w, local(2026, 3, 9, 9, 0))
-	e.clock.set(local(2026, 3, 9, 18, 0))
+	e.clock.Set(local(2026, 3, 9, 18, 0))
 	want(t, post(evento("employee", 9, 3, core.EventoFuncionarioExcluido, emp("Ana Souza Lima"))), 200)
 
-	e.clock.set(local(2026, 3, 20, 10, 0))
+	e.clock.Set(local(2026, 3, 20, 10, 0))
 	afd := e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
 	want(t, afd, 200)
 	a, err := core.Ler(afd.body)
@@ -105,7 +106,7 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	if len(a.Marcacoes) != 1 || a.Marcacoes[0].NSR != 4 || a.Trailer[2] != 1 || a.Trailer[5] != 3 || a.Trailer[7] != 1 {
 		t.Fatalf("punch %+v, trailer %v", a.Marcacoes, a.Trailer)
 	}
-	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now).Once(context.Background())
+	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now)).Once(context.Background())
 	if err != nil || res.Broken != 0 || res.Records != 5 {
 		t.Fatalf("chain audit over every record type: %+v, %v", res, err)
 	}

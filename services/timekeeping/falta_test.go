@@ -14,7 +14,7 @@ func TestMarcarFalta(t *testing.T) {
 	other := e.company(2)
 	stranger := e.funcionario(other, e.escala(other, "Outra", standard()), nil)
 	e.punch(w, local(2024, 3, 4, 8, 0))
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 
 	r := e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-05", w.id), c.token, nil)
 	want(t, r, 200)

@@ -46,7 +46,7 @@ func TestFeriadosNacionais(t *testing.T) {
 	for _, h := range []int{8, 12, 13, 17} { // Corpus Christi 2024, a Thursday
 		e.punch(w, local(2024, 5, 30, h, 0))
 	}
-	e.clock.set(local(2024, 6, 3, 9, 0))
+	e.clock.Set(local(2024, 6, 3, 9, 0))
 
 	if d := e.diaDoEspelho(c, w, "2024-03-29"); d.Feriado == nil || *d.Feriado != "Sexta-feira Santa" ||
 		d.Previstos != 0 || d.Extras100 != 480 || d.Saldo != 480 {

@@ -28,6 +28,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/clock/clocktest"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
@@ -38,7 +40,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // employeeBin is the employee service binary built by TestMain.
@@ -92,28 +93,6 @@ func local(y int, m time.Month, d, hh, mm int) time.Time {
 	return time.Date(y, m, d, hh, mm, 0, 0, zone)
 }
 
-// fakeClock is the server clock under the tests' control: the real time
-// until set.
-type fakeClock struct {
-	mu  sync.Mutex
-	now *time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.now == nil {
-		return time.Now()
-	}
-	return *c.now
-}
-
-func (c *fakeClock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = &t
-}
-
 // env is one test's world: employee and timekeeping over fresh databases.
 type env struct {
 	t     *testing.T
@@ -121,7 +100,7 @@ type env struct {
 	emp   *employeeProc
 	db    *pgxpool.Pool
 	dbURL string
-	clock *fakeClock
+	clock *clocktest.Source
 	// billing stands in for company-billing's internal company view.
 	billing *billingStub
 	// public is timekeeping's public base URL, internal its internal
@@ -137,7 +116,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &fakeClock{}, billing: newBillingStub(t)}
+	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &clocktest.Source{}, billing: newBillingStub(t)}
 	e.emp = startEmployee(t, e.iss)
 	migrations, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
@@ -568,7 +547,7 @@ func (e *env) outsider() (company, worker) {
 // punch clocks w in at instant at (the server clock is set to it).
 func (e *env) punch(w worker, at time.Time) map[string]any {
 	e.t.Helper()
-	e.clock.set(at)
+	e.clock.Set(at)
 	r := e.pub("POST", "/registropontos", w.token, map[string]any{"endereco": "-23.5505, -46.6333", "funcionarioId": w.id})
 	want(e.t, r, 200)
 	return r.obj(e.t)

@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/brdocs"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -30,7 +31,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/verificacao"
 )
 
@@ -154,7 +154,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 
 	// The certificate first: a wrong password or an expired certificate
 	// stops the start-up before anything else is opened.
-	signer, err := openSigner(ctx, cfg.Signing, log)
+	clk := clock.New(time.Now)
+	signer, err := openSigner(ctx, cfg.Signing, log, clk)
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		db:        db,
 		employees: employee.New(string(cfg.EmployeeInternalURL)),
 		companies: companybilling.New(string(cfg.CompanyBillingInternalURL)),
-		clock:     clock.New(time.Now),
+		clock:     clk,
 		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 		ptrp:      ptrp(cfg, build),
 		signer:    signer,
@@ -221,7 +222,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// Chain audit
 
 	if cfg.ChainAuditInterval > 0 {
-		auditor := chainaudit.New(db, log, time.Now)
+		auditor := chainaudit.New(db, log, clk)
 		srv.Metrics.MustRegister(auditor.Collectors()...)
 		go auditor.Run(ctx, cfg.ChainAuditInterval)
 	}
@@ -256,12 +257,12 @@ func verificacaoURL(base string) string {
 // openSigner loads the signing certificate and watches its files until
 // ctx ends; nil (unsigned outputs, said in the log) when none is
 // configured.
-func openSigner(ctx context.Context, cfg signature.Config, log *slog.Logger) (*signature.Signer, error) {
+func openSigner(ctx context.Context, cfg signature.Config, log *slog.Logger, clk *clock.Clock) (*signature.Signer, error) {
 	if !cfg.Enabled() {
 		log.Warn("no signing certificate (SIGNING_CERT_FILE): the AFD, receipts and timesheets are unsigned")
 		return nil, nil
 	}
-	signer, err := signature.Open(cfg, log, time.Now)
+	signer, err := signature.Open(cfg, log, clk)
 	if err != nil {
 		return nil, err
 	}

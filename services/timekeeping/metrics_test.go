@@ -17,7 +17,7 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 	e, c, w := newShop(t, nil)
 	at := time.Date(2026, 3, 2, 8, 0, 0, 0, zone)
 	body := map[string]any{"endereco": "-23.5505, -46.6333", "funcionarioId": w.id}
-	e.clock.set(at)
+	e.clock.Set(at)
 	want(t, e.pub("POST", "/registropontos", w.token, body, "Idempotency-Key", "m-1"), 200)
 	want(t, e.pub("POST", "/registropontos", w.token, body, "Idempotency-Key", "m-1"), 200)
 	e.punch(w, at.Add(4*time.Hour))

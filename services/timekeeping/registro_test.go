@@ -28,7 +28,7 @@ func TestClockInFourPunchDayAndSplitShift(t *testing.T) {
 	wantTipos := []string{"entrada", "almoço", "retorno almoço", "saída", "entrada"}
 	var ids []int64
 	for i, at := range times {
-		e.clock.set(at.Add(345 * time.Microsecond)) // below a millisecond: dropped
+		e.clock.Set(at.Add(345 * time.Microsecond)) // below a millisecond: dropped
 		r := e.pub("POST", "/registropontos", w.token, map[string]any{"endereco": " -23.5505200 ,  -46.633309 ", "funcionarioId": w.id})
 		want(t, r, 200)
 		rec := r.obj(t)
@@ -104,10 +104,10 @@ func TestClockInIdempotencyKey(t *testing.T) {
 	e, _, w := newShop(t, nil)
 	body := map[string]any{"endereco": "-23.5, -46.6", "funcionarioId": w.id}
 
-	e.clock.set(local(2024, 3, 4, 8, 0))
+	e.clock.Set(local(2024, 3, 4, 8, 0))
 	first := e.pub("POST", "/registropontos", w.token, body, "Idempotency-Key", "abc-123")
 	want(t, first, 200)
-	e.clock.set(local(2024, 3, 4, 8, 1)) // the retry comes a minute later
+	e.clock.Set(local(2024, 3, 4, 8, 1)) // the retry comes a minute later
 	retry := e.pub("POST", "/registropontos", w.token, body, "Idempotency-Key", "abc-123")
 	want(t, retry, 200)
 	a, b := first.obj(t), retry.obj(t)
@@ -296,7 +296,7 @@ func TestPunchesAreAppendOnlyInTheDatabase(t *testing.T) {
 	t.Parallel()
 	e, c, w := newShop(t, nil)
 	p := e.punch(w, local(2024, 3, 4, 8, 0))
-	e.clock.set(local(2024, 3, 6, 12, 0))
+	e.clock.Set(local(2024, 3, 6, 12, 0))
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-05", w.id), c.token, nil), 200)
 	want(t, e.pub("PUT", path("/registropontos/solicitar/%d", id(p)), w.token,
 		map[string]any{"dataSolicitar": "2024-03-04T11:05:00.000Z", "funcionarioId": w.id, "motivo": "esqueci"}), 200)
@@ -411,7 +411,7 @@ func TestOwnRecords(t *testing.T) {
 	e.punch(w, local(2024, 3, 4, 12, 0))
 	e.punch(colleague, local(2024, 3, 4, 8, 0))
 	e.punch(w, local(2024, 4, 1, 8, 0)) // next month
-	e.clock.set(local(2024, 3, 20, 12, 0))
+	e.clock.Set(local(2024, 3, 20, 12, 0))
 	want(t, e.pub("POST", path("/registropontos/%d/marcar-falta/2024-03-05", w.id), c.token, nil), 200)
 
 	var page struct {

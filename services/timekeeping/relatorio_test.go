@@ -111,7 +111,7 @@ func setUpReportWeek(e *env) (company, worker, worker) {
 	punchAll(bruno, local(2024, 3, 5, 13, 0))
 	punchAll(carla, local(2024, 3, 4, 8, 0), local(2024, 3, 4, 18, 0))
 
-	e.clock.set(local(2024, 3, 11, 9, 0))
+	e.clock.Set(local(2024, 3, 11, 9, 0))
 	want(t, e.solicitar(ana, tue[3], local(2024, 3, 5, 17, 0).UTC().Format(time.RFC3339), "Saí às 17h, o celular descarregou"), 200)
 	want(t, e.pub("PUT", path("/registropontos/%d/aprovar", tue[3]), c.token, nil), 200)
 	want(t, e.solicitar(ana, thu[0], local(2024, 3, 7, 8, 0).UTC().Format(time.RFC3339), "Entrada às 8h"), 200)
@@ -274,7 +274,7 @@ func TestDepartmentReportRefusals(t *testing.T) {
 	e.departamento(c, "Vendas")
 	other := e.company(2)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
-	e.clock.set(local(2024, 3, 11, 9, 0))
+	e.clock.Set(local(2024, 3, 11, 9, 0))
 
 	// Empty department: no employees, zero totals.
 	r := e.pub("GET", "/registropontos/departamento/Vendas", c.token, nil)

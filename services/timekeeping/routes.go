@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -21,7 +22,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/cadeia"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
 	"github.com/ponto/ponto/services/timekeeping/internal/espelho"
@@ -163,5 +163,5 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	fechamento.NewHandlers(fechamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
 	banco.NewHandlers(bancos, bancoHoras, d.employees, d.clock, zones).Public(public)
 
-	eventos.NewHandlers(d.db, zones, d.clock.Now).Internal(srv.Internal)
+	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
 }

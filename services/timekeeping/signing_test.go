@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/pkg/signature/devca"
@@ -27,7 +28,7 @@ func signedEnv(t *testing.T) (e *env, ca string) {
 		t.Fatal(err)
 	}
 	signer, err := signature.Open(signature.Config{CertFile: files.Cert, PasswordFile: files.Password,
-		ReloadInterval: time.Minute}, slog.Default(), time.Now)
+		ReloadInterval: time.Minute}, slog.Default(), clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestReceiptAndTimesheetAreSignedPDFs(t *testing.T) {
 	c := e.company(7)
 	jose := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "José Assinado"})
 	p := e.punch(jose, at(2024, 3, 4, 8, 1, 42))
-	e.clock.set(at(2024, 3, 20, 12, 0, 0))
+	e.clock.Set(at(2024, 3, 20, 12, 0, 0))
 
 	r := e.pub("GET", path("/registropontos/%d/comprovante", id(p)), jose.token, nil)
 	want(t, r, 200)
@@ -232,7 +233,7 @@ func TestWithoutCertificateThePDFsSayTheyAreUnsigned(t *testing.T) {
 	c := e.company(7)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
 	p := e.punch(w, at(2024, 3, 4, 8, 1, 42))
-	e.clock.set(at(2024, 3, 20, 12, 0, 0))
+	e.clock.Set(at(2024, 3, 20, 12, 0, 0))
 	for _, url := range []string{path("/registropontos/%d/comprovante", id(p)),
 		path("/registropontos/funcionario/%d/espelho?mes=2024-03&formato=pdf", w.id)} {
 		r := e.pub("GET", url, c.token, nil)

@@ -62,7 +62,7 @@ func TestIncluirMarcacaoEsquecida(t *testing.T) {
 	for _, h := range []int{8, 12, 13} { // the exit was forgotten
 		e.punch(w, local(2024, 3, 4, h, 0))
 	}
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	if d := e.diaTratadoDe(c, w, "2024-03-04"); !d.Incompleto || d.MinutosTrabalhados != 240 {
 		t.Fatalf("before the inclusion: %+v", d)
 	}
@@ -122,7 +122,7 @@ func TestDesconsiderarMarcacaoDupla(t *testing.T) {
 		local(2024, 3, 5, 13, 0), local(2024, 3, 5, 17, 0)} {
 		ids = append(ids, id(e.punch(w, at)))
 	}
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	if d := e.diaTratadoDe(c, w, "2024-03-05"); d.MinutosTrabalhados == 480 {
 		t.Fatalf("the double punch should break the pairs: %+v", d)
 	}
@@ -167,7 +167,7 @@ func TestAbonoAtestadoTarde(t *testing.T) {
 	other, _ := e.outsider()
 	e.punch(w, local(2024, 3, 6, 8, 0))
 	e.punch(w, local(2024, 3, 6, 12, 0))
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	if d := e.diaTratadoDe(c, w, "2024-03-06"); d.SaldoMinutos != -240 {
 		t.Fatalf("before the certificate: %+v", d)
 	}
@@ -234,7 +234,7 @@ func TestDesfazerFalta(t *testing.T) {
 	t.Parallel()
 	e, c, w := newShop(t, nil)
 	other, _ := e.outsider()
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	url := path("/registropontos/%d/marcar-falta/2024-03-07", w.id)
 	first := e.pub("POST", url, c.token, nil)
 	want(t, first, 200)
@@ -275,7 +275,7 @@ func TestFechamentoECiencia(t *testing.T) {
 	b := e.funcionario(c, w.escalaID, map[string]any{"departamentoId": dep})
 	other, _ := e.outsider()
 	adjusted := e.punch(a, local(2024, 3, 4, 8, 0))
-	e.clock.set(local(2024, 4, 2, 10, 0))
+	e.clock.Set(local(2024, 4, 2, 10, 0))
 	want(t, e.pub("PUT", path("/registropontos/solicitar/%d", id(adjusted)), a.token, map[string]any{
 		"dataSolicitar": "2024-03-04T10:55:00Z", "funcionarioId": a.id, "motivo": "cheguei antes"}), 200)
 
@@ -320,7 +320,7 @@ func TestFechamentoECiencia(t *testing.T) {
 	if ack["mes"] != "2024-03" || ack["funcionarioId"] != float64(a.id) {
 		t.Fatalf("acknowledgement: %s", r.body)
 	}
-	e.clock.set(local(2024, 4, 3, 10, 0))
+	e.clock.Set(local(2024, 4, 3, 10, 0))
 	again := e.pub("PUT", ciencia, a.token, nil)
 	want(t, again, 200)
 	if again.obj(t)["cienteEm"] != ack["cienteEm"] {
@@ -386,7 +386,7 @@ func TestEspelhoArt84Tratamentos(t *testing.T) {
 	// afternoon under a medical certificate.
 	e.punch(w, local(2024, 3, 5, 8, 0))
 	double := e.punch(w, local(2024, 3, 5, 8, 2))
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	want(t, e.pub("PUT", path("/registropontos/%d/desconsiderar", id(double)), c.token, map[string]any{"motivo": "duplicidade"}), 200)
 	want(t, e.pub("POST", path("/registropontos/funcionario/%d/marcacoes", w.id), c.token,
 		map[string]any{"horario": "2024-03-05T12:00:00-03:00", "motivo": "saída esquecida"}), 201)
@@ -450,7 +450,7 @@ func TestSolicitacaoDeInclusao(t *testing.T) {
 	for _, h := range []int{8, 12, 13} {
 		e.punch(w, local(2024, 3, 4, h, 0))
 	}
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	body := map[string]any{"horario": "2024-03-04T17:00:00-03:00", "motivo": "esqueci de registrar a saída"}
 	wantErr(t, e.pub("POST", "/registropontos/solicitacoes", c.token, body), 403, "acesso_negado")
 	wantErr(t, e.pub("POST", "/registropontos/solicitacoes", w.token, map[string]any{"horario": "2024-03-09T17:00:00-03:00",
@@ -515,7 +515,7 @@ func TestRelatorioComTratamentos(t *testing.T) {
 	e.punch(w, local(2024, 3, 4, 8, 0))
 	double := e.punch(w, local(2024, 3, 4, 8, 1))
 	e.punch(w, local(2024, 3, 4, 12, 0))
-	e.clock.set(local(2024, 3, 8, 10, 0))
+	e.clock.Set(local(2024, 3, 8, 10, 0))
 	want(t, e.pub("PUT", path("/registropontos/%d/desconsiderar", id(double)), c.token, map[string]any{"motivo": "duplicidade"}), 200)
 	want(t, e.pub("POST", path("/registropontos/funcionario/%d/marcacoes", w.id), c.token,
 		map[string]any{"horario": "2024-03-04T13:00:00-03:00", "motivo": "retorno esquecido"}), 201)

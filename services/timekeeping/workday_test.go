@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
@@ -42,7 +43,7 @@ func TestNightShiftIsOneWorkday(t *testing.T) {
 	if want := []string{"entrada", "almoço", "retorno almoço", "saída", "entrada"}; strings.Join(tipos, ",") != strings.Join(want, ",") {
 		t.Fatalf("tipos %v, want %v", tipos, want)
 	}
-	e.clock.set(local(2026, 3, 11, 9, 0))
+	e.clock.Set(local(2026, 3, 11, 9, 0))
 
 	r := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2026-03", w.id), c.token, nil)
 	want(t, r, 200)
@@ -113,7 +114,7 @@ func TestCompanyZoneAndCollectorInTheAFD(t *testing.T) {
 	c := e.company(8)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), nil)
 	// 03:30 UTC on the 10th is 23:30 of the 9th in Manaus (a Monday).
-	e.clock.set(time.Date(2026, 3, 10, 3, 30, 17, 0, time.UTC))
+	e.clock.Set(time.Date(2026, 3, 10, 3, 30, 17, 0, time.UTC))
 	r := e.pub("POST", "/registropontos", w.token, map[string]any{"endereco": "-3.1, -60.0", "funcionarioId": w.id,
 		"coletor": "02"})
 	want(t, r, 200)
@@ -128,7 +129,7 @@ func TestCompanyZoneAndCollectorInTheAFD(t *testing.T) {
 			t.Fatalf("coletor %v: a punch was written", bad)
 		}
 	}
-	e.clock.set(time.Date(2026, 3, 20, 15, 0, 42, 0, time.UTC))
+	e.clock.Set(time.Date(2026, 3, 20, 15, 0, 42, 0, time.UTC))
 	r = e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
 	want(t, r, 200)
 	a, err := core.Ler(r.body)
@@ -165,7 +166,7 @@ func TestEmployeeZone(t *testing.T) {
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"fusoHorario": "America/Rio_Branco"})
 	// 04:30 UTC on the 10th is 23:30 of the 9th in Rio Branco (-05:00) and
 	// 01:30 of the 10th in São Paulo.
-	e.clock.set(time.Date(2026, 3, 10, 4, 30, 0, 0, time.UTC))
+	e.clock.Set(time.Date(2026, 3, 10, 4, 30, 0, 0, time.UTC))
 	r := e.pub("POST", "/registropontos", w.token, map[string]any{"endereco": "-9.97, -67.8", "funcionarioId": w.id})
 	want(t, r, 200)
 	if d := r.obj(t)["data"]; d != "2026-03-09" {
@@ -219,7 +220,7 @@ func TestChainAcrossTheHashRuleChange(t *testing.T) {
 	if fmt.Sprint(versions) != "[1 1 2 2]" {
 		t.Fatalf("hash versions %v", versions)
 	}
-	e.clock.set(local(2026, 3, 20, 10, 0))
+	e.clock.Set(local(2026, 3, 20, 10, 0))
 	r := e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
 	want(t, r, 200)
 	a, err := core.Ler(r.body)
@@ -232,7 +233,7 @@ func TestChainAcrossTheHashRuleChange(t *testing.T) {
 	if err := a.VerificarCadeia(""); err != nil {
 		t.Fatalf("the AFD's chain across the rule change: %v", err)
 	}
-	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now).Once(t.Context())
+	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now)).Once(t.Context())
 	if err != nil || res.Broken != 0 || res.Records != 5 {
 		t.Fatalf("chain audit across the rule change: %+v, %v", res, err)
 	}

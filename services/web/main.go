@@ -17,6 +17,7 @@ import (
 
 	"github.com/ardanlabs/conf/v3"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
@@ -139,7 +140,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
-	srv, err := newServer(cfg, log, key, limit)
+	srv, err := newServer(cfg, log, key, limit, clock.New(time.Now))
 	if err != nil {
 		return err
 	}

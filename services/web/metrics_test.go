@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 )
@@ -24,7 +25,7 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 		APIURL: "http://127.0.0.1:1", APITimeout: time.Second, SessionTTL: time.Hour,
 		TimeZone: "America/Sao_Paulo", Plans: "basic",
 	}
-	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), make([]byte, 32), nil)
+	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), make([]byte, 32), nil, clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/services/web/internal/api"
 	"github.com/ponto/ponto/services/web/internal/assets"
@@ -21,7 +22,7 @@ import (
 //
 // Internal: none (the web client has no internal API; the internal
 // listener serves only the probes and metrics every service has).
-func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler) (*httpserver.Server, error) {
+func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler, clk *clock.Clock) (*httpserver.Server, error) {
 	a, err := assets.Load()
 	if err != nil {
 		return nil, err
@@ -30,13 +31,13 @@ func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler) (*
 	if cfg.Web.SecureCookies {
 		cookie = "__Host-ponto"
 	}
-	codec, err := session.NewCodec(key, cookie, cfg.Web.SessionTTL)
+	codec, err := session.NewCodec(key, cookie, cfg.Web.SessionTTL, clk)
 	if err != nil {
 		return nil, err
 	}
 	client := api.New(cfg.Web.APIURL, cfg.Web.APITimeout)
 	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
-		client, codec, a, log)
+		client, codec, clk, a, log)
 	if err != nil {
 		return nil, err
 	}

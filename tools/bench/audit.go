@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 )
 
@@ -21,7 +22,7 @@ func auditChains(ctx context.Context, db *pgxpool.Pool) (AuditCost, error) {
 	if _, err := db.Exec(ctx, `DELETE FROM auditorias_cadeia`); err != nil {
 		return AuditCost{}, fmt.Errorf("auditoria: %w", err)
 	}
-	a := chainaudit.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Now)
+	a := chainaudit.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now))
 	start := time.Now()
 	res, err := a.Once(ctx)
 	if err != nil {

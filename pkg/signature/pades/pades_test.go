@@ -14,6 +14,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/pkg/signature/devca"
 	"github.com/ponto/ponto/pkg/signature/pades"
@@ -27,7 +28,7 @@ func signer(t *testing.T) (s *signature.Signer, caFile string) {
 		t.Fatal(err)
 	}
 	s, err = signature.Open(signature.Config{CertFile: files.Cert, PasswordFile: files.Password, ReloadInterval: time.Minute},
-		slog.Default(), time.Now)
+		slog.Default(), clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

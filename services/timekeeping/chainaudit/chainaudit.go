@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
@@ -33,15 +34,15 @@ const lockKey = 0x706f6e746f // "ponto"
 type Auditor struct {
 	db       *pgxpool.Pool
 	log      *slog.Logger
-	now      func() time.Time
+	clock    *clock.Clock
 	broken   prometheus.Gauge
 	verified prometheus.Counter
 	runs     *prometheus.CounterVec
 }
 
-// New returns an auditor on db; now is the time source (time.Now).
-func New(db *pgxpool.Pool, log *slog.Logger, now func() time.Time) *Auditor {
-	return &Auditor{db: db, log: log, now: now,
+// New returns an auditor on db; clk dates the breaks it records.
+func New(db *pgxpool.Pool, log *slog.Logger, clk *clock.Clock) *Auditor {
+	return &Auditor{db: db, log: log, clock: clk,
 		broken: prometheus.NewGauge(prometheus.GaugeOpts{Name: "ponto_chain_broken_companies",
 			Help: "Companies whose chain of REP records the audit found broken."}),
 		verified: prometheus.NewCounter(prometheus.CounterOpts{Name: "ponto_chain_verified_records_total",
@@ -243,7 +244,7 @@ func (a *Auditor) save(ctx context.Context, empresaID, last int64, hash string, 
 	_, err := a.db.Exec(ctx, `INSERT INTO auditorias_cadeia (empresa_id, ultimo_nsr, ultimo_hash, verificado_em, nsr_quebra, erro)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = $2, ultimo_hash = $3, verificado_em = $4,
-			nsr_quebra = $5, erro = $6`, empresaID, last, h, a.now(), quebra, msg)
+			nsr_quebra = $5, erro = $6`, empresaID, last, h, a.clock.Now(), quebra, msg)
 	return err
 }
 

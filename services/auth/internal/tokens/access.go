@@ -6,6 +6,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/auth/internal/keys"
 )
@@ -18,6 +19,8 @@ type Signer struct {
 	Issuer   string
 	Audience string
 	TTL      time.Duration
+	// Clock dates the tokens.
+	Clock *clock.Clock
 	// Revocations, when set, tells the last second whose tokens of an
 	// account were voided: a token signed in that same second (a login
 	// right after a reactivation) is dated the second after, or it would
@@ -29,7 +32,7 @@ type Signer struct {
 
 // Sign returns a signed access token for id, valid for TTL from now.
 func (s *Signer) Sign(id Identity) (string, error) {
-	now := time.Now()
+	now := s.Clock.Now()
 	if s.Revocations != nil {
 		if nb := s.Revocations.NotBefore(id.EmpresaID, id.FuncionarioID); nb >= now.Unix() {
 			now = time.Unix(nb+1, 0)

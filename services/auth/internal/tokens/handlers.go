@@ -5,10 +5,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/revocation"
@@ -32,6 +32,8 @@ type Handlers struct {
 	// RevocationPrefix is the deployment's shared key prefix
 	// (redisclient.Config.KeyPrefix), under which revocations live.
 	RevocationPrefix string
+	// Clock dates the revocations.
+	Clock *clock.Clock
 }
 
 // errRefreshInvalid is the one 401 of the refresh route: unknown, expired
@@ -174,7 +176,7 @@ func (h *Handlers) revokeAll(c *fiber.Ctx) error {
 	if in.EmpresaID != nil {
 		kind, id = revocation.Empresa, in.EmpresaID
 	}
-	if err := revocation.Revoke(ctx, h.Refresh.RDB, h.RevocationPrefix, kind, *id, time.Now()); err != nil {
+	if err := revocation.Revoke(ctx, h.Refresh.RDB, h.RevocationPrefix, kind, *id, h.Clock.Now()); err != nil {
 		return err
 	}
 	if in.EmpresaID != nil {

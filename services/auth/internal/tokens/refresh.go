@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/ponto/ponto/pkg/clock"
 )
 
 // ErrUnknownRefresh means the refresh token is unknown, expired or revoked;
@@ -60,6 +62,8 @@ type RefreshStore struct {
 	RDB    *redis.Client
 	Prefix string
 	TTL    time.Duration
+	// Clock dates the sessions' expiries and checks them.
+	Clock *clock.Clock
 	// MaxPerSubject caps the live sessions of one account; the oldest is
 	// revoked when a login goes past it, so a client looping on login
 	// cannot grow Redis without bound.
@@ -132,7 +136,7 @@ func (s *RefreshStore) Create(ctx context.Context, id Identity) (string, error) 
 	token := newToken(family)
 	famHash := hashString(family)
 
-	now := time.Now()
+	now := s.Clock.Now()
 	exp := now.Add(s.TTL)
 	keys := []string{s.familyKey(famHash), s.subjectKey(id.Subject)}
 	if id.EmpresaID > 0 {
@@ -175,7 +179,7 @@ func (s *RefreshStore) Lookup(ctx context.Context, token string) (Identity, erro
 	// checked as well so a key whose TTL got lost (a restore, a bad
 	// PERSIST) never makes a token immortal.
 	exp, _ := strconv.ParseInt(f["exp"], 10, 64)
-	if time.Now().UnixMilli() >= exp {
+	if s.Clock.Now().UnixMilli() >= exp {
 		return Identity{}, ErrUnknownRefresh
 	}
 	empresaID, _ := strconv.ParseInt(f["empresaId"], 10, 64)

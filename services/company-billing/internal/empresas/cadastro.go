@@ -27,7 +27,7 @@ func (s *Service) cadastrar(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	cad, err := validar(req, c.Get(validate.IdempotencyKeyHeader), s.Plans, s.Config.FusoHorarioPadrao, s.now())
+	cad, err := validar(req, c.Get(validate.IdempotencyKeyHeader), s.Plans, s.Config.FusoHorarioPadrao, s.Clock.Now())
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
@@ -91,6 +92,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		Auth:   auth.New(e.auth.srv.URL, svcclient.WithRetries(0)),
 		Log:    log,
 		Config: Config{FusoHorarioPadrao: cfg.defaultZone},
+		Clock:  clock.New(time.Now),
 	}
 	srv := httpserver.New("company-billing", httpserver.Config{
 		ReadTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 5 * time.Second,

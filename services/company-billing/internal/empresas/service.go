@@ -9,10 +9,10 @@ package empresas
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
@@ -33,8 +33,9 @@ type Service struct {
 	Log    *slog.Logger
 	// Config holds the default time zone of new companies.
 	Config Config
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+	// Clock tells today's date, which a company's opening date may not
+	// pass.
+	Clock *clock.Clock
 	// RegistrationLimit bounds POST /empresas per client address (nil:
 	// no limit).
 	RegistrationLimit fiber.Handler
@@ -63,11 +64,4 @@ func (s *Service) Public(r fiber.Router, v *jwtauth.Verifier) {
 func (s *Service) Internal(r fiber.Router) {
 	r.Post("/internal/empresas/login", s.login)
 	r.Get("/internal/empresas/:empresaId", s.buscar)
-}
-
-func (s *Service) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now()
 }

@@ -2,10 +2,10 @@ package funcionario
 
 import (
 	"context"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
@@ -20,14 +20,15 @@ type Handlers struct {
 	store         *Store
 	departamentos *departamento.Store
 	revoker       Revoker
-	now           func() time.Time
+	clock         *clock.Clock
 }
 
 // NewHandlers returns the handlers; departamentos answers the department
 // checks of the department listing, revoker ends a deactivated
-// employee's sessions.
-func NewHandlers(store *Store, departamentos *departamento.Store, revoker Revoker) *Handlers {
-	return &Handlers{store: store, departamentos: departamentos, revoker: revoker, now: time.Now}
+// employee's sessions, clk tells the dates a birth or admission date is
+// checked against.
+func NewHandlers(store *Store, departamentos *departamento.Store, revoker Revoker, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, departamentos: departamentos, revoker: revoker, clock: clk}
 }
 
 // Public mounts the client routes on r, which must already verify the
@@ -50,7 +51,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if _, err := request.Body(c, &in); err != nil {
 		return err
 	}
-	n, err := in.check(h.now())
+	n, err := in.check(h.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -175,7 +176,7 @@ func (h *Handlers) update(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	u, err := in.check(h.now())
+	u, err := in.check(h.clock.Now())
 	if err != nil {
 		return err
 	}

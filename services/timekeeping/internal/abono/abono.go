@@ -16,11 +16,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"

@@ -14,9 +14,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/brdocs"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 )
 

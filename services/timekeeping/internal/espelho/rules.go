@@ -6,11 +6,11 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/brdocs"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -121,12 +122,12 @@ type Zones interface {
 type Handlers struct {
 	db    *pgxpool.Pool
 	zones Zones
-	now   func() time.Time
+	clock *clock.Clock
 }
 
-// NewHandlers returns the handlers; now stamps the records.
-func NewHandlers(db *pgxpool.Pool, zones Zones, now func() time.Time) *Handlers {
-	return &Handlers{db: db, zones: zones, now: now}
+// NewHandlers returns the handlers; clk stamps the records.
+func NewHandlers(db *pgxpool.Pool, zones Zones, clk *clock.Clock) *Handlers {
+	return &Handlers{db: db, zones: zones, clock: clk}
 }
 
 // Internal mounts POST /internal/eventos on r (the internal listener).
@@ -156,7 +157,7 @@ func (h *Handlers) receive(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	aplicado, err := Apply(ctx, h.db, e, h.now().UTC().Truncate(time.Millisecond), zone)
+	aplicado, err := Apply(ctx, h.db, e, h.clock.Now(), zone)
 	var fora errForaDeOrdem
 	if errors.As(err, &fora) {
 		return c.Status(http.StatusConflict).JSON(fiber.Map{"code": "evento_fora_de_ordem",

@@ -19,9 +19,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // ErrFechado refuses a treatment inside a closed period.

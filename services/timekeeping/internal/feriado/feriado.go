@@ -19,11 +19,11 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )

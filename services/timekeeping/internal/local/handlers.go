@@ -3,8 +3,8 @@ package local
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 

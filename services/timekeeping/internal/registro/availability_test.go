@@ -5,26 +5,17 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/clock/clocktest"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
 )
-
-// settable is a clock the test moves.
-type settable struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (s *settable) get() time.Time  { s.mu.Lock(); defer s.mu.Unlock(); return s.now }
-func (s *settable) set(t time.Time) { s.mu.Lock(); defer s.mu.Unlock(); s.now = t }
 
 // Punches refused because the database cannot be reached make an outage;
 // when writes succeed again after the threshold, each company whose
@@ -42,12 +33,12 @@ func TestOutageRecordedAsType6(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(down.Close)
-	clk := &settable{}
+	clk := &clocktest.Source{}
 	zone := func(context.Context, int64) (*time.Location, error) { return sp, nil }
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	replica := func() (*Store, *Store, *disponibilidade.Monitor) {
 		m := disponibilidade.NewMonitor(time.Minute, disponibilidade.NewStore(db, zone), quiet)
-		bad, good := NewStore(down, clock.New(clk.get)), NewStore(db, clock.New(clk.get))
+		bad, good := NewStore(down, clock.New(clk.Now)), NewStore(db, clock.New(clk.Now))
 		bad.WatchAvailability(m)
 		good.WatchAvailability(m)
 		return bad, good, m
@@ -62,11 +53,11 @@ func TestOutageRecordedAsType6(t *testing.T) {
 	t0 := time.Date(2026, 3, 9, 11, 0, 0, 0, time.UTC)
 
 	// A 30-second blip: nothing recorded.
-	clk.set(t0)
+	clk.Set(t0)
 	if _, _, _, err := bad.ClockIn(ctx, punch(1, 10)); err == nil {
 		t.Fatal("a punch was written through an unreachable database")
 	}
-	clk.set(t0.Add(30 * time.Second))
+	clk.Set(t0.Add(30 * time.Second))
 	if _, _, _, err := good.ClockIn(ctx, punch(1, 10)); err != nil {
 		t.Fatal(err)
 	}
@@ -77,19 +68,19 @@ func TestOutageRecordedAsType6(t *testing.T) {
 
 	// A 2-minute outage refusing punches of companies 1 and 2.
 	t1 := t0.Add(time.Hour)
-	clk.set(t1)
+	clk.Set(t1)
 	_, _, _, _ = bad.ClockIn(ctx, punch(1, 10))
-	clk.set(t1.Add(20 * time.Second))
+	clk.Set(t1.Add(20 * time.Second))
 	_, _, _, _ = bad.ClockIn(ctx, punch(2, 20))
 	// Another replica saw the same outage a little later.
 	bad2, good2, m2 := replica()
 	_, _, _, _ = bad2.ClockIn(ctx, punch(2, 20))
-	clk.set(t1.Add(2 * time.Minute))
+	clk.Set(t1.Add(2 * time.Minute))
 	if _, _, _, err := good.ClockIn(ctx, punch(3, 30)); err != nil {
 		t.Fatal(err)
 	}
 	m.Wait()
-	clk.set(t1.Add(3 * time.Minute))
+	clk.Set(t1.Add(3 * time.Minute))
 	if _, _, _, err := good2.ClockIn(ctx, punch(3, 30)); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +114,7 @@ func TestOutageRecordedAsType6(t *testing.T) {
 			t.Errorf("record %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	res, err := chainaudit.New(db, quiet, time.Now).Once(ctx)
+	res, err := chainaudit.New(db, quiet, clock.New(time.Now)).Once(ctx)
 	if err != nil || res.Broken != 0 {
 		t.Fatalf("chains after the outage: %+v, %v", res, err)
 	}

@@ -7,8 +7,8 @@ package registro
 import (
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // Status values of a time record. The first and third are the contract's;

@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // ErrNotFound means no such record (for this caller).

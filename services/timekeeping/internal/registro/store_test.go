@@ -10,27 +10,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/clock/clocktest"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
-
-// steppingClock returns its instants one after the other, the last one
-// from then on.
-type steppingClock struct {
-	mu    sync.Mutex
-	times []time.Time
-}
-
-func (c *steppingClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := c.times[0]
-	if len(c.times) > 1 {
-		c.times = c.times[1:]
-	}
-	return t
-}
 
 func newStore(t *testing.T, times ...time.Time) *Store {
 	t.Helper()
@@ -40,7 +24,9 @@ func newStore(t *testing.T, times ...time.Time) *Store {
 	}
 	db := dbtest.New(t, os.DirFS("../../migrations"))
 	testZone = zone
-	return NewStore(db, clock.New((&steppingClock{times: times}).now))
+	var src clocktest.Source
+	src.Set(times...)
+	return NewStore(db, clock.New(src.Now))
 }
 
 // testZone is the zone of the punches newStore's tests make.

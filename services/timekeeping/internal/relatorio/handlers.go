@@ -11,11 +11,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )

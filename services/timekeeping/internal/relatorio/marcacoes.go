@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // Marcacoes are a report day's punches in NSR order, as the SQL's

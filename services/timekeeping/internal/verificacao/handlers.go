@@ -14,9 +14,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
-	"github.com/ponto/ponto/services/timekeeping/internal/clock"
 )
 
 // Path is the route's prefix; the receipt's QR code is the public base

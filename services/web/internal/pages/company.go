@@ -418,7 +418,7 @@ func (p *Pages) remove(c *fiber.Ctx, path, back string) error {
 }
 
 func (p *Pages) holidaysPath(c *fiber.Ctx) string {
-	ano := c.QueryInt("ano", time.Now().In(location(p.tz(c))).Year())
+	ano := c.QueryInt("ano", p.clock.Today(location(p.tz(c))).Year())
 	return "/registropontos/feriados?ano=" + strconv.Itoa(ano)
 }
 

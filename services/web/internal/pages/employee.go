@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/web/internal/api"
@@ -153,7 +154,7 @@ func nextTipo(records []record) string {
 }
 
 func (p *Pages) today(c *fiber.Ctx) string {
-	return time.Now().In(location(p.tz(c))).Format("2006-01-02")
+	return p.clock.Today(location(p.tz(c))).Format(clock.DateFormat)
 }
 
 func (p *Pages) tz(c *fiber.Ctx) string {
@@ -241,7 +242,7 @@ func (p *Pages) month(c *fiber.Ctx) (string, time.Time) {
 	if m, err := time.ParseInLocation("2006-01", c.Query("mes"), loc); err == nil {
 		return m.Format("2006-01"), m
 	}
-	now := time.Now().In(loc)
+	now := p.clock.Now().In(loc)
 	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
 	return first.Format("2006-01"), first
 }

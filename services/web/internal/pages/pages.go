@@ -15,11 +15,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/services/web/internal/api"
 	"github.com/ponto/ponto/services/web/internal/assets"
@@ -49,15 +49,18 @@ type Pages struct {
 	cfg    Config
 	api    *api.Client
 	codec  *session.Codec
+	clock  *clock.Clock
 	assets *assets.Assets
 	log    *slog.Logger
 	views  map[string]*template.Template
 	cookie string
 }
 
-// New parses every template once.
-func New(cfg Config, client *api.Client, codec *session.Codec, a *assets.Assets, log *slog.Logger) (*Pages, error) {
-	p := &Pages{cfg: cfg, api: client, codec: codec, assets: a, log: log, cookie: "ponto"}
+// New parses every template once. clk tells the pages today's date and
+// the server's time.
+func New(cfg Config, client *api.Client, codec *session.Codec, clk *clock.Clock, a *assets.Assets,
+	log *slog.Logger) (*Pages, error) {
+	p := &Pages{cfg: cfg, api: client, codec: codec, clock: clk, assets: a, log: log, cookie: "ponto"}
 	if cfg.SecureCookies {
 		// __Host- makes browsers insist on Secure, Path=/ and no Domain.
 		p.cookie = "__Host-ponto"
@@ -338,7 +341,7 @@ func (p *Pages) home(c *fiber.Ctx) error {
 
 // serverTime is the clock the employee's page corrects itself to.
 func (p *Pages) serverTime(c *fiber.Ctx) error {
-	return c.JSON(fiber.Map{"agora": time.Now().UnixMilli()})
+	return c.JSON(fiber.Map{"agora": p.clock.Now().UnixMilli()})
 }
 
 func (p *Pages) loginChoice(c *fiber.Ctx) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/web/internal/api"
 	"github.com/ponto/ponto/services/web/internal/assets"
 	"github.com/ponto/ponto/services/web/internal/session"
@@ -34,12 +35,13 @@ func newAppLimited(t *testing.T, secure bool, limit fiber.Handler) (*fiber.App, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	codec, err := session.NewCodec(bytes.Repeat([]byte{7}, 32), "x", time.Hour)
+	clk := clock.New(time.Now)
+	codec, err := session.NewCodec(bytes.Repeat([]byte{7}, 32), "x", time.Hour, clk)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, err := New(Config{SecureCookies: secure, DefaultTZ: "America/Sao_Paulo", Plans: []string{"basic"}, LimitPosts: limit},
-		api.New("http://127.0.0.1:1", time.Second), codec, a, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		api.New("http://127.0.0.1:1", time.Second), codec, clk, a, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ponto/ponto/pkg/clock"
 )
 
 // Roles a session may hold once logged in; "" is an anonymous session.
@@ -51,15 +53,16 @@ func (s *Session) CheckCSRF(token string) bool {
 
 // Codec seals and opens session cookies with one key.
 type Codec struct {
-	aead cipher.AEAD
-	name string
-	ttl  time.Duration
-	now  func() time.Time
+	aead  cipher.AEAD
+	name  string
+	ttl   time.Duration
+	clock *clock.Clock
 }
 
 // NewCodec takes a 32-byte key; name is bound into every sealed value, so
-// a value made for another cookie does not open as this one.
-func NewCodec(key []byte, name string, ttl time.Duration) (*Codec, error) {
+// a value made for another cookie does not open as this one; sessions
+// expire ttl after they begin on clk.
+func NewCodec(key []byte, name string, ttl time.Duration, clk *clock.Clock) (*Codec, error) {
 	if len(key) != 32 {
 		return nil, fmt.Errorf("session key must have 32 bytes, got %d", len(key))
 	}
@@ -71,12 +74,12 @@ func NewCodec(key []byte, name string, ttl time.Duration) (*Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Codec{aead: aead, name: name, ttl: ttl, now: time.Now}, nil
+	return &Codec{aead: aead, name: name, ttl: ttl, clock: clk}, nil
 }
 
 // New is a fresh anonymous session with its own CSRF token.
 func (c *Codec) New() *Session {
-	return &Session{CSRF: RandomToken(), Expires: c.now().Add(c.ttl).Unix()}
+	return &Session{CSRF: RandomToken(), Expires: c.clock.Now().Add(c.ttl).Unix()}
 }
 
 // TTL is how long a session lives.
@@ -115,7 +118,7 @@ func (c *Codec) Open(value string) (*Session, error) {
 	if err := json.Unmarshal(plain, &s); err != nil || s.CSRF == "" {
 		return nil, ErrInvalid
 	}
-	if c.now().Unix() >= s.Expires {
+	if c.clock.Now().Unix() >= s.Expires {
 		return nil, ErrInvalid
 	}
 	return &s, nil

@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/clock/clocktest"
 )
+
+// src is the codecs' time source: the real time unless a test sets it.
+var src clocktest.Source
 
 func codec(t *testing.T, key byte, name string) *Codec {
 	t.Helper()
-	c, err := NewCodec(bytes.Repeat([]byte{key}, 32), name, time.Hour)
+	c, err := NewCodec(bytes.Repeat([]byte{key}, 32), name, time.Hour, clock.New(src.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +58,15 @@ func TestOpenRefusesForeignTamperedAndExpired(t *testing.T) {
 	if _, err := c.Open("!!"); err == nil {
 		t.Error("garbage opened")
 	}
-	c.now = func() time.Time { return time.Now().Add(2 * time.Hour) }
+	src.Set(time.Now().Add(2 * time.Hour))
+	defer src.Set()
 	if _, err := c.Open(v); err == nil {
 		t.Error("an expired session opened")
 	}
 }
 
 func TestNewCodecNeeds32Bytes(t *testing.T) {
-	if _, err := NewCodec(make([]byte, 16), "x", time.Hour); err == nil {
+	if _, err := NewCodec(make([]byte, 16), "x", time.Hour, clock.New(time.Now)); err == nil {
 		t.Fatal("a 16-byte key was accepted")
 	}
 }

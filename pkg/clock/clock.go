@@ -1,17 +1,21 @@
-// Package clock is the server's clock: every punch is stamped here (never
-// by the client). Which workday an instant belongs to is the record
-// core's rule (core.Jornada), in the employee's zone (package fuso).
+// Package clock is the services' clock. Rules, stores and handlers read
+// the time from the *Clock they are given, never from time.Now, so that
+// tests set it (clocktest.Source) and every instant of a request is the
+// server's: a punch is stamped here, never by the client. It also holds
+// the date helpers that go with it: the civil date of an instant in a
+// zone, and the contract's date and timestamp formats. Which workday an
+// instant belongs to is timekeeping's rule (core.Jornada).
 package clock
 
 import "time"
 
-// Clock stamps punches and gives the dates of instants in a zone.
+// Clock gives the current instant and today's date in a zone.
 type Clock struct {
 	now func() time.Time
 }
 
-// New returns a clock on the time source now (time.Now in production;
-// tests pass a settable one).
+// New returns a clock on the time source now: time.Now in main, a
+// clocktest.Source's Now in tests. nil means time.Now.
 func New(now func() time.Time) *Clock {
 	if now == nil {
 		now = time.Now
