@@ -143,7 +143,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	public := srv.Public.Group("", verifier.Middleware())
 	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).Public(public)
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
-	falta.NewHandlers(falta.NewStore(d.db), d.employees, d.clock, zones).Public(public)
+	falta.NewHandlers(falta.NewStore(d.db), workdays, d.clock).Public(public)
 	relatorios := relatorio.NewStore(d.db)
 	bancos := banco.NewStore(d.db)
 	bancoHoras := banco.New(bancos, relatorios)
@@ -158,10 +158,10 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	feriado.NewHandlers(d.db, d.clock, zones).Public(public)
 	locais.NewHandlers(places, d.clock).Public(public)
 	cadeia.NewHandlers(d.db).Public(public)
-	tratamento.NewHandlers(tratamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
-	abono.NewHandlers(abono.NewStore(d.db), d.employees, d.clock, zones).Public(public)
-	fechamento.NewHandlers(fechamento.NewStore(d.db), d.employees, d.clock, zones).Public(public)
-	banco.NewHandlers(bancos, bancoHoras, d.employees, d.clock, zones).Public(public)
+	tratamento.NewHandlers(tratamento.NewStore(d.db), workdays, d.clock).Public(public)
+	abono.NewHandlers(abono.NewStore(d.db), workdays, d.clock).Public(public)
+	fechamento.NewHandlers(fechamento.NewStore(d.db), workdays, d.clock).Public(public)
+	banco.NewHandlers(bancos, bancoHoras, workdays, d.clock).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -191,15 +190,14 @@ func (s *Store) list(ctx context.Context, empresaID, funcionarioID int64, inicio
 
 // Handlers serve the abono routes.
 type Handlers struct {
-	store     *Store
-	employees *employee.Client
-	clock     *clock.Clock
-	zones     *fuso.Zones
+	store    *Store
+	workdays fuso.Workdays
+	clock    *clock.Clock
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, workdays: workdays, clock: clk}
 }
 
 // Public mounts the company routes on r, which must already verify the
@@ -268,11 +266,7 @@ func (h *Handlers) criar(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	_, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
 		return err
 	}
@@ -301,7 +295,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	zone, err := h.zones.Empresa(ctx, caller.EmpresaID)
+	zone, err := h.workdays.Zones.Empresa(ctx, caller.EmpresaID)
 	if err != nil {
 		return err
 	}
@@ -309,7 +303,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.employees.Funcionario(ctx, caller.EmpresaID, id); err != nil {
+	if _, err := h.workdays.Employees.Funcionario(ctx, caller.EmpresaID, id); err != nil {
 		return err
 	}
 	itens, err := h.store.list(ctx, caller.EmpresaID, id, inicio, fim)

@@ -23,16 +23,15 @@ var errNaoEncontrado = domainerr.NotFound("funcionário não encontrado")
 
 // Handlers serve the hour-bank routes.
 type Handlers struct {
-	store     *Store
-	banco     *Banco
-	employees *employee.Client
-	clock     *clock.Clock
-	zones     *fuso.Zones
+	store    *Store
+	banco    *Banco
+	workdays fuso.Workdays
+	clock    *clock.Clock
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, banco *Banco, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
-	return &Handlers{store: store, banco: banco, employees: employees, clock: clk, zones: zones}
+func NewHandlers(store *Store, banco *Banco, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, banco: banco, workdays: workdays, clock: clk}
 }
 
 // Public mounts the routes on r, which must already verify the token.
@@ -121,7 +120,7 @@ func (h *Handlers) putPolitica(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	zone, err := h.zones.Empresa(ctx, caller.EmpresaID)
+	zone, err := h.workdays.Zones.Empresa(ctx, caller.EmpresaID)
 	if err != nil {
 		return err
 	}
@@ -156,11 +155,7 @@ func (h *Handlers) saldo(c *fiber.Ctx) error {
 		return errNaoEncontrado
 	}
 	ctx := c.UserContext()
-	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	f, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
 		return err
 	}
@@ -179,7 +174,7 @@ func (h *Handlers) saldo(c *fiber.Ctx) error {
 	}
 	var escala employee.Escala
 	if pol.Ativo {
-		if escala, err = h.employees.Escala(ctx, id); err != nil {
+		if escala, err = h.workdays.Employees.Escala(ctx, id); err != nil {
 			return err
 		}
 	}
@@ -257,11 +252,7 @@ func (h *Handlers) lancar(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	_, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -15,15 +14,14 @@ import (
 
 // Handlers serve marcar-falta.
 type Handlers struct {
-	store     *Store
-	employees *employee.Client
-	clock     *clock.Clock
-	zones     *fuso.Zones
+	store    *Store
+	workdays fuso.Workdays
+	clock    *clock.Clock
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, workdays: workdays, clock: clk}
 }
 
 // Public mounts the company route on r, which must already verify the
@@ -94,11 +92,7 @@ func (h *Handlers) marcar(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	_, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -21,15 +20,14 @@ const maxDias = 366
 
 // Handlers serve closings and acknowledgements.
 type Handlers struct {
-	store     *Store
-	employees *employee.Client
-	clock     *clock.Clock
-	zones     *fuso.Zones
+	store    *Store
+	workdays fuso.Workdays
+	clock    *clock.Clock
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, workdays: workdays, clock: clk}
 }
 
 // Public mounts the routes on r, which must already verify the token.
@@ -59,7 +57,7 @@ func (h *Handlers) fechar(c *fiber.Ctx) error {
 	if err := request.DecodeJSON(c, &in); err != nil {
 		return err
 	}
-	zone, err := h.zones.Empresa(c.UserContext(), caller.EmpresaID)
+	zone, err := h.workdays.Zones.Empresa(c.UserContext(), caller.EmpresaID)
 	if err != nil {
 		return err
 	}
@@ -178,7 +176,7 @@ func (h *Handlers) ciencias(c *fiber.Ctx) error {
 	if n := len([]rune(nome)); n < 1 || n > 100 {
 		return domainerr.InvalidField("departamento", "informe o nome do departamento (1 a 100 caracteres)")
 	}
-	dep, funcs, err := h.employees.Departamento(c.UserContext(), caller.EmpresaID, nome)
+	dep, funcs, err := h.workdays.Employees.Departamento(c.UserContext(), caller.EmpresaID, nome)
 	if err != nil {
 		return err
 	}

@@ -155,6 +155,20 @@ type Workdays struct {
 	Zones     *Zones
 }
 
+// Funcionario returns employee id of company empresaID (an error when he
+// is not the company's) with the zone of his workdays.
+func (w Workdays) Funcionario(ctx context.Context, empresaID, id int64) (employee.Funcionario, *time.Location, error) {
+	f, err := w.Employees.Funcionario(ctx, empresaID, id)
+	if err != nil {
+		return employee.Funcionario{}, nil, err
+	}
+	zone, err := w.Zones.Funcionario(ctx, empresaID, f.FusoHorario)
+	if err != nil {
+		return employee.Funcionario{}, nil, err
+	}
+	return f, zone, nil
+}
+
 // Jornada is the workday of employee funcionarioID of company empresaID
 // that t belongs to.
 func (w Workdays) Jornada(ctx context.Context, empresaID, funcionarioID int64, t time.Time) (time.Time, error) {

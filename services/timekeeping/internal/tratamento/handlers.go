@@ -9,22 +9,20 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Handlers serve inclusions and disregards.
 type Handlers struct {
-	store     *Store
-	employees *employee.Client
-	clock     *clock.Clock
-	zones     *fuso.Zones
+	store    *Store
+	workdays fuso.Workdays
+	clock    *clock.Clock
 }
 
 // NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, workdays: workdays, clock: clk}
 }
 
 // Public mounts the company routes on r, which must already verify the
@@ -94,18 +92,18 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 		return Inclusao{}, err
 	}
 	ctx := c.UserContext()
-	f, err := h.employees.Funcionario(ctx, empresaID, id)
+	f, err := h.workdays.Employees.Funcionario(ctx, empresaID, id)
 	if err != nil {
 		return Inclusao{}, err
 	}
 	if err := core.PodeIncluir(horario, h.clock.Now()); err != nil {
 		return Inclusao{}, validate.Errors{"horario": err.Error()}.Err()
 	}
-	zone, err := h.zones.Funcionario(ctx, empresaID, f.FusoHorario)
+	zone, err := h.workdays.Zones.Funcionario(ctx, empresaID, f.FusoHorario)
 	if err != nil {
 		return Inclusao{}, err
 	}
-	escala, err := h.employees.Escala(ctx, id)
+	escala, err := h.workdays.Employees.Escala(ctx, id)
 	if err != nil {
 		return Inclusao{}, err
 	}
