@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
@@ -94,31 +95,14 @@ func (s *Store) CheckSegmento(ctx context.Context, empresaID, id int64, numero i
 }
 
 func (s *Store) one(ctx context.Context, sql string, args ...any) (Departamento, error) {
-	rows, _ := s.db.Query(ctx, sql, args...)
-	d, err := pgx.CollectExactlyOneRow(rows, scanDepartamento)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Departamento{}, ErrNotFound
-	}
-	if err != nil {
-		return Departamento{}, fmt.Errorf("departamento: get: %w", err)
-	}
-	return d, nil
+	return database.One(ctx, s.db, scanDepartamento, ErrNotFound, "departamento: get", sql, args...)
 }
 
 // List returns one page of the company's departments, oldest first, and
 // how many it has in all.
 func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Departamento, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM departamentos WHERE empresa_id = $1`, empresaID).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("departamento: count: %w", err)
-	}
-	rows, _ := s.db.Query(ctx, selectDepartamento+`WHERE d.empresa_id = $1 ORDER BY d.id LIMIT $2 OFFSET $3`,
-		empresaID, p.Limit(), p.Offset())
-	items, err := pgx.CollectRows(rows, scanDepartamento)
-	if err != nil {
-		return nil, 0, fmt.Errorf("departamento: list: %w", err)
-	}
-	return items, total, nil
+	return database.Page(ctx, s.db, scanDepartamento, "departamento", `SELECT count(*) FROM departamentos WHERE empresa_id = $1`,
+		selectDepartamento+`WHERE d.empresa_id = $1 ORDER BY d.id LIMIT $2 OFFSET $3`, p.Limit(), p.Offset(), empresaID)
 }
 
 func scanDepartamento(row pgx.CollectableRow) (Departamento, error) {

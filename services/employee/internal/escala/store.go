@@ -2,12 +2,12 @@ package escala
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
@@ -56,31 +56,14 @@ func (s *Store) OfFuncionario(ctx context.Context, funcionarioID int64) (Escala,
 }
 
 func (s *Store) one(ctx context.Context, sql string, args ...any) (Escala, error) {
-	rows, _ := s.db.Query(ctx, sql, args...)
-	e, err := pgx.CollectExactlyOneRow(rows, scanEscala)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Escala{}, ErrNotFound
-	}
-	if err != nil {
-		return Escala{}, fmt.Errorf("escala: get: %w", err)
-	}
-	return e, nil
+	return database.One(ctx, s.db, scanEscala, ErrNotFound, "escala: get", sql, args...)
 }
 
 // List returns one page of the company's schedules, oldest first, and
 // how many it has in all.
 func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Escala, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM escalas_trabalho WHERE empresa_id = $1`, empresaID).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("escala: count: %w", err)
-	}
-	rows, _ := s.db.Query(ctx, selectEscala+`WHERE e.empresa_id = $1 ORDER BY e.id LIMIT $2 OFFSET $3`,
-		empresaID, p.Limit(), p.Offset())
-	items, err := pgx.CollectRows(rows, scanEscala)
-	if err != nil {
-		return nil, 0, fmt.Errorf("escala: list: %w", err)
-	}
-	return items, total, nil
+	return database.Page(ctx, s.db, scanEscala, "escala", `SELECT count(*) FROM escalas_trabalho WHERE empresa_id = $1`,
+		selectEscala+`WHERE e.empresa_id = $1 ORDER BY e.id LIMIT $2 OFFSET $3`, p.Limit(), p.Offset(), empresaID)
 }
 
 func scanEscala(row pgx.CollectableRow) (Escala, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/page"
@@ -153,15 +154,7 @@ func (s *Store) ByEmail(ctx context.Context, email string) ([]Funcionario, error
 }
 
 func (s *Store) one(ctx context.Context, sql string, args ...any) (Funcionario, error) {
-	rows, _ := s.db.Query(ctx, sql, args...)
-	f, err := pgx.CollectExactlyOneRow(rows, scanFuncionario)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Funcionario{}, ErrNotFound
-	}
-	if err != nil {
-		return Funcionario{}, fmt.Errorf("funcionario: get: %w", err)
-	}
-	return f, nil
+	return database.One(ctx, s.db, scanFuncionario, ErrNotFound, "funcionario: get", sql, args...)
 }
 
 // Filtro narrows a company's employee list; nil fields do not filter.
@@ -179,18 +172,9 @@ const filtroWhere = `WHERE f.empresa_id = $1
 // List returns one page of the company's employees matching fl, oldest
 // first, and how many match in all.
 func (s *Store) List(ctx context.Context, empresaID int64, fl Filtro, p page.Page) ([]Funcionario, int, error) {
-	args := []any{empresaID, fl.DepartamentoID, fl.Segmento, fl.Ativo}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM funcionarios f `+filtroWhere, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("funcionario: count: %w", err)
-	}
-	rows, _ := s.db.Query(ctx, selectFuncionario+filtroWhere+`ORDER BY f.id LIMIT $5 OFFSET $6`,
-		append(args, p.Limit(), p.Offset())...)
-	items, err := pgx.CollectRows(rows, scanFuncionario)
-	if err != nil {
-		return nil, 0, fmt.Errorf("funcionario: list: %w", err)
-	}
-	return items, total, nil
+	return database.Page(ctx, s.db, scanFuncionario, "funcionario", `SELECT count(*) FROM funcionarios f `+filtroWhere,
+		selectFuncionario+filtroWhere+`ORDER BY f.id LIMIT $5 OFFSET $6`, p.Limit(), p.Offset(),
+		empresaID, fl.DepartamentoID, fl.Segmento, fl.Ativo)
 }
 
 // OfDepartamento returns every employee of a department, by name (for

@@ -8,7 +8,6 @@ package abono
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
@@ -132,20 +132,9 @@ func (s *Store) criar(ctx context.Context, n novo, now time.Time) (Abono, error)
 	return s.get(ctx, s.db, n.empresaID, id)
 }
 
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-func (s *Store) get(ctx context.Context, q querier, empresaID, id int64) (Abono, error) {
-	rows, _ := q.Query(ctx, selectAbono+`WHERE a.id = $1 AND a.empresa_id = $2`, id, empresaID)
-	a, err := pgx.CollectExactlyOneRow(rows, scanAbono)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return a, errNaoEncontrado
-	}
-	if err != nil {
-		return a, fmt.Errorf("abono: get: %w", err)
-	}
-	return a, nil
+func (s *Store) get(ctx context.Context, q database.Querier, empresaID, id int64) (Abono, error) {
+	return database.One(ctx, q, scanAbono, errNaoEncontrado, "abono: get",
+		selectAbono+`WHERE a.id = $1 AND a.empresa_id = $2`, id, empresaID)
 }
 
 // cancelar undoes abono id of company empresaID: 404 another company's,

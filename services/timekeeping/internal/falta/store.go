@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
@@ -115,10 +116,6 @@ func (s *Store) Desfazer(ctx context.Context, empresaID, funcionarioID int64, da
 }
 
 func (s *Store) get(ctx context.Context, id int64) (registro.Row, error) {
-	rows, _ := s.db.Query(ctx, `SELECT * FROM (`+registro.Rows+`) r WHERE r.id = $1`, id)
-	r, err := pgx.CollectExactlyOneRow(rows, registro.ScanRow)
-	if err != nil {
-		return registro.Row{}, fmt.Errorf("falta: get: %w", err)
-	}
-	return r, nil
+	return database.One(ctx, s.db, registro.ScanRow, nil, "falta: get",
+		`SELECT * FROM (`+registro.Rows+`) r WHERE r.id = $1`, id)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
@@ -164,35 +165,16 @@ func (s *Store) get(ctx context.Context, empresaID, id int64) (Fechamento, error
 	return s.getTx(ctx, s.db, empresaID, id)
 }
 
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-func (s *Store) getTx(ctx context.Context, q querier, empresaID, id int64) (Fechamento, error) {
-	rows, _ := q.Query(ctx, selectFechamento+`WHERE f.id = $1 AND f.empresa_id = $2`, id, empresaID)
-	f, err := pgx.CollectExactlyOneRow(rows, scanFechamento)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return f, errNaoEncontrado
-	}
-	if err != nil {
-		return f, fmt.Errorf("fechamento: get: %w", err)
-	}
-	return f, nil
+func (s *Store) getTx(ctx context.Context, q database.Querier, empresaID, id int64) (Fechamento, error) {
+	return database.One(ctx, q, scanFechamento, errNaoEncontrado, "fechamento: get",
+		selectFechamento+`WHERE f.id = $1 AND f.empresa_id = $2`, id, empresaID)
 }
 
 // List is a page of company empresaID's closings, latest period first.
 func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Fechamento, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM fechamentos WHERE empresa_id = $1`, empresaID).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("fechamento: count: %w", err)
-	}
-	rows, _ := s.db.Query(ctx, selectFechamento+`WHERE f.empresa_id = $1 ORDER BY f.inicio DESC, f.id DESC LIMIT $2 OFFSET $3`,
-		empresaID, p.Limit(), p.Offset())
-	out, err := pgx.CollectRows(rows, scanFechamento)
-	if err != nil {
-		return nil, 0, fmt.Errorf("fechamento: list: %w", err)
-	}
-	return out, total, nil
+	return database.Page(ctx, s.db, scanFechamento, "fechamento", `SELECT count(*) FROM fechamentos WHERE empresa_id = $1`,
+		selectFechamento+`WHERE f.empresa_id = $1 ORDER BY f.inicio DESC, f.id DESC LIMIT $2 OFFSET $3`,
+		p.Limit(), p.Offset(), empresaID)
 }
 
 // Ciencia is an employee's acknowledgement of a month's timesheet.

@@ -2,7 +2,6 @@ package registro
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 )
@@ -66,19 +66,8 @@ func scanRow(row pgx.Row, r *Row, before ...any) error {
 
 // Get returns record id of company empresaID (either kind), or ErrNotFound.
 func (s *Store) Get(ctx context.Context, empresaID, id int64) (Row, error) {
-	rows, _ := s.db.Query(ctx, `SELECT * FROM (`+Rows+`) r WHERE r.id = $1 AND r.empresa_id = $2`, id, empresaID)
-	r, err := pgx.CollectExactlyOneRow(rows, ScanRow)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Row{}, ErrNotFound
-	}
-	if err != nil {
-		return Row{}, fmt.Errorf("registro: get: %w", err)
-	}
-	return r, nil
-}
-
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	return database.One(ctx, s.db, ScanRow, ErrNotFound, "registro: get",
+		`SELECT * FROM (`+Rows+`) r WHERE r.id = $1 AND r.empresa_id = $2`, id, empresaID)
 }
 
 // earlierSQL: employee $1's punches of workday $2 before NSR $3, the
@@ -88,7 +77,7 @@ const earlierSQL = `SELECT * FROM (SELECT ` + punchColumns + `
 		ORDER BY p.nsr DESC LIMIT $4) x
 	ORDER BY x.nsr`
 
-func earlierOf(ctx context.Context, q querier, r Row, limit int) ([]Row, error) {
+func earlierOf(ctx context.Context, q database.Querier, r Row, limit int) ([]Row, error) {
 	rows, _ := q.Query(ctx, earlierSQL, r.FuncionarioID, r.Jornada, deref(r.NSR), limit)
 	out, err := pgx.CollectRows(rows, ScanRow)
 	if err != nil {
@@ -102,17 +91,9 @@ func earlierOf(ctx context.Context, q querier, r Row, limit int) ([]Row, error) 
 // there are in all.
 func (s *Store) Own(ctx context.Context, funcionarioID int64, inicio, fim time.Time, p page.Page) ([]Row, int, error) {
 	const where = ` WHERE r.funcionario_id = $1 AND r.jornada BETWEEN $2 AND $3`
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM (`+Rows+`) r`+where, funcionarioID, inicio, fim).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("registro: own count: %w", err)
-	}
-	rows, _ := s.db.Query(ctx, `SELECT * FROM (`+Rows+`) r`+where+` ORDER BY r.horario_registro, r.id LIMIT $4 OFFSET $5`,
-		funcionarioID, inicio, fim, p.Limit(), p.Offset())
-	out, err := pgx.CollectRows(rows, ScanRow)
-	if err != nil {
-		return nil, 0, fmt.Errorf("registro: own: %w", err)
-	}
-	return out, total, nil
+	return database.Page(ctx, s.db, ScanRow, "registro: own", `SELECT count(*) FROM (`+Rows+`) r`+where,
+		`SELECT * FROM (`+Rows+`) r`+where+` ORDER BY r.horario_registro, r.id LIMIT $4 OFFSET $5`,
+		p.Limit(), p.Offset(), funcionarioID, inicio, fim)
 }
 
 func deref[T any](p *T) T {

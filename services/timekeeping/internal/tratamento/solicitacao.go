@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
@@ -73,16 +74,9 @@ func scanSolicitacao(row pgx.CollectableRow) (Solicitacao, error) {
 	return s, nil
 }
 
-func getSolicitacao(ctx context.Context, q querier, empresaID, id int64) (Solicitacao, error) {
-	rows, _ := q.Query(ctx, selectSolicitacao+`WHERE s.id = $1 AND s.empresa_id = $2`, id, empresaID)
-	s, err := pgx.CollectExactlyOneRow(rows, scanSolicitacao)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return s, errSolicitacaoNaoEncontrada
-	}
-	if err != nil {
-		return s, fmt.Errorf("tratamento: solicitação: %w", err)
-	}
-	return s, nil
+func getSolicitacao(ctx context.Context, q database.Querier, empresaID, id int64) (Solicitacao, error) {
+	return database.One(ctx, q, scanSolicitacao, errSolicitacaoNaoEncontrada, "tratamento: solicitação",
+		selectSolicitacao+`WHERE s.id = $1 AND s.empresa_id = $2`, id, empresaID)
 }
 
 // Solicitar records an employee's request to include in: refused like the
@@ -151,19 +145,10 @@ func (s *Store) Decidir(ctx context.Context, empresaID, id, autor int64, aprovar
 // Solicitacoes is a page of company empresaID's requests in status,
 // oldest first, and how many there are.
 func (s *Store) Solicitacoes(ctx context.Context, empresaID int64, status string, p page.Page) ([]Solicitacao, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM solicitacoes_marcacao s
+	return database.Page(ctx, s.db, scanSolicitacao, "tratamento: solicitações", `SELECT count(*) FROM solicitacoes_marcacao s
 		LEFT JOIN solicitacoes_decisoes d ON d.solicitacao_id = s.id WHERE s.empresa_id = $1 AND `+statusWhere,
-		empresaID, status).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("tratamento: solicitações: %w", err)
-	}
-	rows, _ := s.db.Query(ctx, selectSolicitacao+`WHERE s.empresa_id = $1 AND `+statusWhere+`
-		ORDER BY s.solicitado_em, s.id LIMIT $3 OFFSET $4`, empresaID, status, p.Limit(), p.Offset())
-	out, err := pgx.CollectRows(rows, scanSolicitacao)
-	if err != nil {
-		return nil, 0, fmt.Errorf("tratamento: solicitações: %w", err)
-	}
-	return out, total, nil
+		selectSolicitacao+`WHERE s.empresa_id = $1 AND `+statusWhere+`
+		ORDER BY s.solicitado_em, s.id LIMIT $3 OFFSET $4`, p.Limit(), p.Offset(), empresaID, status)
 }
 
 // solicitar is POST /registropontos/solicitacoes {"horario","motivo"}, by

@@ -10,7 +10,6 @@ package tratamento
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 )
@@ -89,18 +89,11 @@ func scanMarcacao(row pgx.CollectableRow) (Marcacao, error) {
 	return m, err
 }
 
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-func get(ctx context.Context, q querier, empresaID, id int64) (Marcacao, time.Time, error) {
-	rows, _ := q.Query(ctx, `SELECT * FROM (`+marcacoes+`) t WHERE t.id = $1 AND t.empresa_id = $2`, id, empresaID)
-	m, err := pgx.CollectExactlyOneRow(rows, scanMarcacao)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return m, time.Time{}, errNaoEncontrada
-	}
+func get(ctx context.Context, q database.Querier, empresaID, id int64) (Marcacao, time.Time, error) {
+	m, err := database.One(ctx, q, scanMarcacao, errNaoEncontrada, "tratamento: get",
+		`SELECT * FROM (`+marcacoes+`) t WHERE t.id = $1 AND t.empresa_id = $2`, id, empresaID)
 	if err != nil {
-		return m, time.Time{}, fmt.Errorf("tratamento: get: %w", err)
+		return m, time.Time{}, err
 	}
 	jornada, _ := time.Parse(time.DateOnly, m.Data)
 	return m, jornada, nil
