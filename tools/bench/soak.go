@@ -56,15 +56,17 @@ type SoakService struct {
 	// RSSGrowthPct is (loaded end − loaded start) / loaded start of the
 	// resident memory, in percent.
 	RSSGrowthPct float64 `json:"crescimentoRSSPct"`
-	// HeapGoalGrowthPct is the same for the Go heap goal, and
-	// LateHeapGoalGrowthPct for the second half of the soak only (the
-	// middle reading to the end). The heap goal is twice the heap that
-	// survived the last collection (GOGC=100), so it follows live data
-	// and not what the runtime has yet to hand back to the system: a
-	// leak keeps it climbing in the second half, a cache that has filled
-	// does not.
-	HeapGoalGrowthPct     float64 `json:"crescimentoMetaHeapPct"`
-	LateHeapGoalGrowthPct float64 `json:"crescimentoMetaHeapSegundaMetadePct"`
+	// HeapGoalGrowthPct is the same for the Go heap goal. The heap goal
+	// is twice the heap that survived the last collection (GOGC=100), so
+	// it follows live data and not what the runtime has yet to hand back
+	// to the system; one reading of it swings with the requests in flight
+	// (a report, a photo). HalvesHeapGoalPct and HalvesRSSPct therefore
+	// compare the mean of the loaded readings of the soak's second half
+	// with that of its first: a leak keeps climbing and shows there; a
+	// cache that has filled, or a heap that swings, does not.
+	HeapGoalGrowthPct float64 `json:"crescimentoMetaHeapPct"`
+	HalvesHeapGoalPct float64 `json:"metaHeapSegundaMetadePct"`
+	HalvesRSSPct      float64 `json:"rssSegundaMetadePct"`
 	// GoroutineGrowth is loaded end − loaded start; IdleGoroutineGrowth is
 	// idle after − idle before: a leak keeps goroutines after the load.
 	GoroutineGrowth     int `json:"crescimentoGoroutines"`
@@ -270,8 +272,11 @@ func (sr *SoakReport) summarize() {
 			s.HeapGoalGrowthPct = growthPct(start.HeapGoalMiB, end.HeapGoalMiB)
 			s.GoroutineGrowth = end.Goroutines - start.Goroutines
 		}
-		if mid := s.middle(); mid != nil && end != nil {
-			s.LateHeapGoalGrowthPct = growthPct(mid.HeapGoalMiB, end.HeapGoalMiB)
+		if first, second := s.halves(); len(first) > 0 && len(second) > 0 {
+			heap := func(x SoakSample) float64 { return x.HeapGoalMiB }
+			rss := func(x SoakSample) float64 { return x.RSSMiB }
+			s.HalvesHeapGoalPct = growthPct(mean(first, heap), mean(second, heap))
+			s.HalvesRSSPct = growthPct(mean(first, rss), mean(second, rss))
 		}
 		before, after := s.sample(phaseIdleBefore), s.sample(phaseIdleAfter)
 		if before != nil && after != nil {
@@ -287,19 +292,42 @@ func growthPct(from, to float64) float64 {
 	return (to - from) / from * 100
 }
 
-// middle is the reading during the soak closest to its middle: the
-// loaded readings' median in time.
-func (s *SoakService) middle() *SoakSample {
-	var during []*SoakSample
-	for i := range s.Samples {
-		if ph := s.Samples[i].Phase; ph == phaseStart || ph == phaseDuring || ph == phaseEnd {
-			during = append(during, &s.Samples[i])
+// loaded are the readings taken while the traffic ran, in time order.
+func (s *SoakService) loaded() []SoakSample {
+	var out []SoakSample
+	for _, x := range s.Samples {
+		if x.Phase == phaseStart || x.Phase == phaseDuring || x.Phase == phaseEnd {
+			out = append(out, x)
 		}
 	}
-	if len(during) < 3 {
+	return out
+}
+
+// halves splits the loaded readings into the soak's first and second
+// half (the middle one, when odd, in neither).
+func (s *SoakService) halves() (first, second []SoakSample) {
+	l := s.loaded()
+	if len(l) < 4 {
+		return nil, nil
+	}
+	return l[:len(l)/2], l[(len(l)+1)/2:]
+}
+
+// middle is the loaded reading in the middle of the soak.
+func (s *SoakService) middle() *SoakSample {
+	l := s.loaded()
+	if len(l) < 3 {
 		return nil
 	}
-	return during[len(during)/2]
+	return &l[len(l)/2]
+}
+
+func mean(xs []SoakSample, v func(SoakSample) float64) float64 {
+	var sum float64
+	for _, x := range xs {
+		sum += v(x)
+	}
+	return sum / float64(len(xs))
 }
 
 func (s *SoakService) sample(phase string) *SoakSample {
@@ -371,7 +399,7 @@ func (sr *SoakReport) print(w io.Writer) {
 			l.Workload, l.Conns, l.RPS, l.P50Ms, l.P99Ms, l.TotalErrors())
 	}
 	fmt.Fprintf(w, "  %-16s │ %-39s │ %-39s │ %s\n", "", "RSS MiB: ocioso, início, fim, ocioso",
-		"goroutines: ocioso, início, fim, ocioso", "meta do heap MiB: início, meio, fim (2ª metade)")
+		"goroutines: ocioso, início, fim, ocioso", "meta do heap MiB: início, meio, fim; 2ª metade ÷ 1ª: heap, RSS")
 	for _, s := range sr.Services {
 		var rss, gor, heap []string
 		for _, ph := range []string{phaseIdleBefore, phaseStart, phaseEnd, phaseIdleAfter} {
@@ -382,9 +410,9 @@ func (sr *SoakReport) print(w io.Writer) {
 		for _, x := range []*SoakSample{s.sample(phaseStart), s.middle(), s.sample(phaseEnd)} {
 			heap = append(heap, cell(x, "%6.1f", func(x *SoakSample) any { return x.HeapGoalMiB }))
 		}
-		fmt.Fprintf(w, "  %-16s │ %s (%+5.1f%%) │ %s (%+d, ocioso %+d) │ %s (%+5.1f%%, %+5.1f%%)\n", s.Service,
+		fmt.Fprintf(w, "  %-16s │ %s (%+5.1f%%) │ %s (%+d, ocioso %+d) │ %s; %+5.1f%%, %+5.1f%%\n", s.Service,
 			strings.Join(rss, " "), s.RSSGrowthPct, strings.Join(gor, " "), s.GoroutineGrowth, s.IdleGoroutineGrowth,
-			strings.Join(heap, " "), s.HeapGoalGrowthPct, s.LateHeapGoalGrowthPct)
+			strings.Join(heap, " "), s.HalvesHeapGoalPct, s.HalvesRSSPct)
 	}
 }
 

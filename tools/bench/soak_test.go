@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -38,20 +39,21 @@ func TestSoakSummary(t *testing.T) {
 	s.Samples = []SoakSample{
 		{Phase: phaseIdleBefore, RSSMiB: 30, HeapGoalMiB: 8, Goroutines: 20},
 		{Phase: phaseStart, RSSMiB: 50, HeapGoalMiB: 10, Goroutines: 90},
-		{Phase: phaseDuring, RSSMiB: 54, HeapGoalMiB: 16, Goroutines: 95},
+		{Phase: phaseDuring, RSSMiB: 54, HeapGoalMiB: 14, Goroutines: 95},
+		{Phase: phaseDuring, RSSMiB: 50, HeapGoalMiB: 16, Goroutines: 95},
 		{Phase: phaseEnd, RSSMiB: 55, HeapGoalMiB: 20, Goroutines: 88},
 		{Phase: phaseIdleAfter, RSSMiB: 52, HeapGoalMiB: 12, Goroutines: 23},
 	}
 	sr.summarize()
 	got := sr.Services[0]
 	if got.RSSGrowthPct != 10 || got.GoroutineGrowth != -2 || got.IdleGoroutineGrowth != 3 ||
-		got.HeapGoalGrowthPct != 100 || got.LateHeapGoalGrowthPct != 25 {
+		got.HeapGoalGrowthPct != 100 || got.HalvesHeapGoalPct != 50 || math.Abs(got.HalvesRSSPct-(52.5-52)/52*100) > 1e-9 {
 		t.Fatalf("summary %+v", got)
 	}
 	var b strings.Builder
 	sr.print(&b)
 	if !strings.Contains(b.String(), "timekeeping") || !strings.Contains(b.String(), "+10.0%") ||
-		!strings.Contains(b.String(), "+100.0%, +25.0%") {
+		!strings.Contains(b.String(), "+50.0%,  +1.0%") {
 		t.Fatalf("printout:\n%s", b.String())
 	}
 }
