@@ -22,7 +22,7 @@ func TestDataAberturaIsReadInTheCompanysZone(t *testing.T) {
 		{zone("America/Manaus"), true},
 		{zone("Lua/Base"), true}, // refused zone: the default's calendar
 	} {
-		_, err := validar(cadastroRequest{DataAbertura: "10/01/2026", FusoHorario: tc.fuso},
+		_, err := checkCadastro(cadastroRequest{DataAbertura: "10/01/2026", FusoHorario: tc.fuso},
 			"", mustCatalog(t), "America/Sao_Paulo", now)
 		fields := validationFields(t, err)
 		if _, refused := fields["dataAbertura"]; refused != tc.future {

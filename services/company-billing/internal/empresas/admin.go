@@ -18,10 +18,10 @@ var subscriptionStatuses = []string{
 	"trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused",
 }
 
-// listar is GET /admin/empresas (role admin): companies with their
+// list is GET /admin/empresas (role admin): companies with their
 // subscription status, paginated (?pagina, ?tamanho), optionally filtered
 // by ?status (a Stripe subscription status) and ?bloqueada (true/false).
-func (s *Service) listar(c *fiber.Ctx) error {
+func (s *Service) list(c *fiber.Ctx) error {
 	p, err := page.FromQuery(c)
 	if err != nil {
 		return err

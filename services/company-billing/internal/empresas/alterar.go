@@ -59,10 +59,10 @@ func (r alteracaoRequest) changes() (map[string]any, error) {
 	return set, nil
 }
 
-// alterar is PATCH /empresas/me (role empresa): the company changes its
+// update is PATCH /empresas/me (role empresa): the company changes its
 // own settings, found by the token's empresaId only. A blocked company
 // gets 403 as on GET. The answer is GET /empresas/me's view.
-func (s *Service) alterar(c *fiber.Ctx) error {
+func (s *Service) update(c *fiber.Ctx) error {
 	claims, _ := jwtauth.FromContext(c) // RequireRole guarantees them
 	var req alteracaoRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {

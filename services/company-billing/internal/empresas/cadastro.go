@@ -20,30 +20,30 @@ type cadastroResponse struct {
 	Subscription json.RawMessage `json:"subscription"`
 }
 
-// cadastrar is POST /empresas (no token): validate, refuse duplicates,
+// create is POST /empresas (no token): validate, refuse duplicates,
 // create the Stripe customer and trial subscription, store the company.
-func (s *Service) cadastrar(c *fiber.Ctx) error {
+func (s *Service) create(c *fiber.Ctx) error {
 	var req cadastroRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	cad, err := validar(req, c.Get(validate.IdempotencyKeyHeader), s.Plans, s.Config.FusoHorarioPadrao, s.Clock.Now())
+	cad, err := checkCadastro(req, c.Get(validate.IdempotencyKeyHeader), s.Plans, s.Config.FusoHorarioPadrao, s.Clock.Now())
 	if err != nil {
 		return err
 	}
-	e, sub, err := s.registrar(c.UserContext(), cad)
+	e, sub, err := s.register(c.UserContext(), cad)
 	if err != nil {
 		return err
 	}
 	return c.JSON(cadastroResponse{SavedEmpresa: newSavedEmpresa(e), Subscription: sub.Raw})
 }
 
-// registrar runs the registration. Stripe comes before the database
+// register runs the registration. Stripe comes before the database
 // because the row must hold the Stripe ids; every Stripe request carries
 // an idempotency key derived from the request, so a retry after any
 // failure reuses the customer and subscription already made. When the
 // insert fails after Stripe succeeded, they are undone (compensar).
-func (s *Service) registrar(ctx context.Context, cad cadastro) (Empresa, stripebilling.Subscription, error) {
+func (s *Service) register(ctx context.Context, cad cadastro) (Empresa, stripebilling.Subscription, error) {
 	var sub stripebilling.Subscription
 	// Refuse a known duplicate before anything is made in Stripe; the
 	// unique indexes still decide races.

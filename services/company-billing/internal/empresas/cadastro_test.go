@@ -435,7 +435,7 @@ func TestCadastroIdempotencyKeyHeaderScopesTheStripeKeys(t *testing.T) {
 	}
 	// The same body without the header is another request for Stripe.
 	keyWithout, _ := func() (string, string) {
-		c, err := validar(cadastroRequest{
+		c, err := checkCadastro(cadastroRequest{
 			CNPJ: req["cnpj"].(string), DataAbertura: req["dataAbertura"].(string), Email: req["email"].(string),
 			Nome: req["nome"].(string), NomeDoPlano: "basic", Password: req["password"].(string),
 			RazaoSocial: req["razaoSocial"].(string),

@@ -55,9 +55,9 @@ func (s *Service) login(c *fiber.Ctx) error {
 	return c.JSON(newCompanyView(e))
 }
 
-// buscar is GET /internal/empresas/{empresaId}: the company view, blocked
+// get is GET /internal/empresas/{empresaId}: the company view, blocked
 // or not (callers decide), or 404.
-func (s *Service) buscar(c *fiber.Ctx) error {
+func (s *Service) get(c *fiber.Ctx) error {
 	id, err := empresaIDParam(c)
 	if err != nil {
 		return err

@@ -77,9 +77,9 @@ type cadastro struct {
 	responsavel *Responsavel
 }
 
-// validar checks every field and answers one 400 naming all the bad ones.
+// checkCadastro checks every field and answers one 400 naming all the bad ones.
 // A company without fusoHorario gets zonaPadrao.
-func validar(req cadastroRequest, idemKey string, catalog plans.Catalog, zonaPadrao string, now time.Time) (cadastro, error) {
+func checkCadastro(req cadastroRequest, idemKey string, catalog plans.Catalog, zonaPadrao string, now time.Time) (cadastro, error) {
 	errs := validate.Errors{}
 	if errs.Required(req.Nome, "nome") {
 		errs.Length(req.Nome, "nome", minNome, maxNome)

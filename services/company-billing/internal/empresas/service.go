@@ -46,16 +46,16 @@ type Service struct {
 // service's routes.go).
 func (s *Service) Public(r fiber.Router, v *jwtauth.Verifier) {
 	if s.RegistrationLimit != nil {
-		r.Post("/empresas", s.RegistrationLimit, s.cadastrar)
+		r.Post("/empresas", s.RegistrationLimit, s.create)
 	} else {
-		r.Post("/empresas", s.cadastrar)
+		r.Post("/empresas", s.create)
 	}
 	me := r.Group("/empresas/me", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleEmpresa))
 	me.Get("", s.me)
-	me.Patch("", s.alterar)
+	me.Patch("", s.update)
 
 	admin := r.Group("/admin/empresas", v.Middleware(), jwtauth.RequireRole(jwtauth.RoleAdmin))
-	admin.Get("", s.listar)
+	admin.Get("", s.list)
 	admin.Put("/:empresaId/bloquear", s.bloquear)
 	admin.Put("/:empresaId/desbloquear", s.desbloquear)
 }
@@ -63,5 +63,5 @@ func (s *Service) Public(r fiber.Router, v *jwtauth.Verifier) {
 // Internal registers the internal API auth calls on r.
 func (s *Service) Internal(r fiber.Router) {
 	r.Post("/internal/empresas/login", s.login)
-	r.Get("/internal/empresas/:empresaId", s.buscar)
+	r.Get("/internal/empresas/:empresaId", s.get)
 }

@@ -100,9 +100,9 @@ type novo struct {
 	tipo, motivo                    string
 }
 
-// criar records n: 409 when its date is closed or it overlaps a standing
+// create records n: 409 when its date is closed or it overlaps a standing
 // abono of the same day (a whole day overlaps everything).
-func (s *Store) criar(ctx context.Context, n novo, now time.Time) (Abono, error) {
+func (s *Store) create(ctx context.Context, n novo, now time.Time) (Abono, error) {
 	var id int64
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, n.empresaID); err != nil {
@@ -137,9 +137,9 @@ func (s *Store) get(ctx context.Context, q database.Querier, empresaID, id int64
 		selectAbono+`WHERE a.id = $1 AND a.empresa_id = $2`, id, empresaID)
 }
 
-// cancelar undoes abono id of company empresaID: 404 another company's,
+// cancel undoes abono id of company empresaID: 404 another company's,
 // 409 when already cancelled or its date is closed.
-func (s *Store) cancelar(ctx context.Context, empresaID, id, autor int64, motivo string, now time.Time) (Abono, error) {
+func (s *Store) cancel(ctx context.Context, empresaID, id, autor int64, motivo string, now time.Time) (Abono, error) {
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, empresaID); err != nil {
 			return err
@@ -193,9 +193,9 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 // token.
 func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/funcionario/:funcionarioId/abonos", empresa, h.criar)
+	r.Post("/registropontos/funcionario/:funcionarioId/abonos", empresa, h.create)
 	r.Get("/registropontos/funcionario/:funcionarioId/abonos", empresa, h.list)
-	r.Post("/registropontos/abonos/:abonoId/cancelar", empresa, h.cancelar)
+	r.Post("/registropontos/abonos/:abonoId/cancelar", empresa, h.cancel)
 }
 
 type criarInput struct {
@@ -239,11 +239,11 @@ func (in criarInput) check(v validate.Errors) novo {
 	return n
 }
 
-// criar is POST /registropontos/funcionario/{funcionarioId}/abonos: 201
+// create is POST /registropontos/funcionario/{funcionarioId}/abonos: 201
 // the abono. 400 (body; a date older than the keeping period or more than
 // a year ahead), 404 (not the company's employee), 409 (closed period,
 // abono_sobreposto).
-func (h *Handlers) criar(c *fiber.Ctx) error {
+func (h *Handlers) create(c *fiber.Ctx) error {
 	var in criarInput
 	caller, id, err := request.OnEmployee(c, &in)
 	if err != nil {
@@ -264,7 +264,7 @@ func (h *Handlers) criar(c *fiber.Ctx) error {
 		return domainerr.InvalidField("data", "a data deve estar entre o prazo legal de guarda (5 anos) e um ano à frente")
 	}
 	n.empresaID, n.funcionarioID, n.autor = caller.EmpresaID, id, caller.EmpresaID
-	a, err := h.store.criar(ctx, n, h.clock.Now())
+	a, err := h.store.create(ctx, n, h.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -302,15 +302,15 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"itens": itens})
 }
 
-// cancelar is POST /registropontos/abonos/{abonoId}/cancelar {"motivo"}:
+// cancel is POST /registropontos/abonos/{abonoId}/cancelar {"motivo"}:
 // 200 the abono with its cancellation; 404 another company's, 409 when
 // already cancelled or in a closed period.
-func (h *Handlers) cancelar(c *fiber.Ctx) error {
+func (h *Handlers) cancel(c *fiber.Ctx) error {
 	caller, id, motivo, err := request.Reasoned(c, "abonoId")
 	if err != nil {
 		return err
 	}
-	a, err := h.store.cancelar(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
+	a, err := h.store.cancel(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
 	if err != nil {
 		return err
 	}

@@ -45,18 +45,18 @@ func NewHandlers(store *Store, registros *registro.Store, clk *clock.Clock, work
 func (h *Handlers) Public(r fiber.Router) {
 	funcionario := jwtauth.RequireRole(jwtauth.RoleFuncionario)
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Put("/registropontos/solicitar/:registroId", funcionario, h.solicitar)
+	r.Put("/registropontos/solicitar/:registroId", funcionario, h.request)
 	r.Get("/registropontos/ajustes", empresa, h.list)
 	r.Put("/registropontos/:registroId/aprovar", empresa, h.decide(true))
 	r.Put("/registropontos/:registroId/reprovar", empresa, h.decide(false))
 }
 
-// solicitar is PUT /registropontos/solicitar/{registroId}
+// request is PUT /registropontos/solicitar/{registroId}
 // {"dataSolicitar", "funcionarioId", "motivo"}: 200 {}. Order of checks:
 // 400 (path, body), 403 (another employee's funcionarioId), 404 (not his
 // record), 409 (an absence), 400 (dataSolicitar not on the punch's
 // workday, or in the future), 409 (a pending or approved adjustment).
-func (h *Handlers) solicitar(c *fiber.Ctx) error {
+func (h *Handlers) request(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
@@ -84,7 +84,7 @@ func (h *Handlers) solicitar(c *fiber.Ctx) error {
 	fits := func(jornada time.Time) error {
 		return fitsPunch(req.DataSolicitar, jornada, workday, now)
 	}
-	if err := h.store.Solicitar(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, id, req, now, fits); err != nil {
+	if err := h.store.Request(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, id, req, now, fits); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{})
@@ -104,7 +104,7 @@ func (h *Handlers) decide(aprovar bool) fiber.Handler {
 			return err
 		}
 		ctx := c.UserContext()
-		if err := h.store.Decidir(ctx, caller.EmpresaID, id, aprovar, h.clock.Now()); err != nil {
+		if err := h.store.Decide(ctx, caller.EmpresaID, id, aprovar, h.clock.Now()); err != nil {
 			return err
 		}
 		r, err := h.registros.Get(ctx, caller.EmpresaID, id)

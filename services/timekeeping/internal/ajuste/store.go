@@ -29,12 +29,12 @@ type author struct {
 	id   int64
 }
 
-// Solicitar records employee funcionarioID's request to adjust his punch
+// Request records employee funcionarioID's request to adjust his punch
 // registroID. fits validates the requested time against the punch's
 // workday. The adjustment row is locked (or created, a twin insert failing
 // on its primary key) so that concurrent requests and decisions apply one
 // after the other.
-func (s *Store) Solicitar(ctx context.Context, empresaID, funcionarioID, registroID int64, req pedido,
+func (s *Store) Request(ctx context.Context, empresaID, funcionarioID, registroID int64, req pedido,
 	now time.Time, fits func(jornada time.Time) error) error {
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var jornada time.Time
@@ -78,11 +78,11 @@ func (s *Store) Solicitar(ctx context.Context, empresaID, funcionarioID, registr
 	})
 }
 
-// Decidir approves (or rejects) the pending adjustment of company
+// Decide approves (or rejects) the pending adjustment of company
 // empresaID's punch registroID. Approving treats the punch, so it is
 // refused (409 periodo_fechado) when its workday is in a closed period;
 // it takes the company's chain lock first, as every treatment does.
-func (s *Store) Decidir(ctx context.Context, empresaID, registroID int64, aprovar bool, now time.Time) error {
+func (s *Store) Decide(ctx context.Context, empresaID, registroID int64, aprovar bool, now time.Time) error {
 	status := registro.StatusReprovado
 	if aprovar {
 		status = registro.StatusAprovado

@@ -128,7 +128,7 @@ func (h *Handlers) putPolitica(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.store.salvar(ctx, caller.EmpresaID, caller.EmpresaID, ativo, p, h.clock.Now()); err != nil {
+	if err := h.store.save(ctx, caller.EmpresaID, caller.EmpresaID, ativo, p, h.clock.Now()); err != nil {
 		return err
 	}
 	out, err := h.store.Politica(ctx, caller.EmpresaID)

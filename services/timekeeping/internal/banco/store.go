@@ -74,9 +74,9 @@ func (s *Store) Politica(ctx context.Context, empresaID int64) (Politica, error)
 	return p, nil
 }
 
-// salvar stores company empresaID's policy p (validated), replacing the
+// save stores company empresaID's policy p (validated), replacing the
 // one before.
-func (s *Store) salvar(ctx context.Context, empresaID, autor int64, ativo bool, p core.PoliticaBanco, now time.Time) error {
+func (s *Store) save(ctx context.Context, empresaID, autor int64, ativo bool, p core.PoliticaBanco, now time.Time) error {
 	_, err := s.db.Exec(ctx, `INSERT INTO banco_horas_politicas
 		(empresa_id, ativo, periodo_meses, inicio, limite_credito, limite_debito, autor_id, atualizado_em)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

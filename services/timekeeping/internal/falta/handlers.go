@@ -28,7 +28,7 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 // token.
 func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.marcar)
+	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.mark)
 	r.Delete("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.desfazer)
 }
 
@@ -73,12 +73,12 @@ func (h *Handlers) desfazer(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// marcar is POST /registropontos/{funcionarioId}/marcar-falta/{data}: 200
+// mark is POST /registropontos/{funcionarioId}/marcar-falta/{data}: 200
 // with the absence record, the same one on every repeat. 400 for a bad id
 // or date (not YYYY-MM-DD, or after today in the company's time zone), 404
 // for another company's employee, 409 when the day has punches, 503 when
 // the employee service is down.
-func (h *Handlers) marcar(c *fiber.Ctx) error {
+func (h *Handlers) mark(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func (h *Handlers) marcar(c *fiber.Ctx) error {
 	if data.After(h.clock.Today(zone)) {
 		return domainerr.InvalidField("data", "não é possível marcar falta em data futura")
 	}
-	r, err := h.store.Marcar(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
+	r, err := h.store.Mark(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
 		InicioDia: clock.StartOfDay(data, zone)}, h.clock.Now())
 	if err != nil {
 		return err

@@ -38,12 +38,12 @@ type Falta struct {
 	InicioDia     time.Time // the company-local midnight starting Data
 }
 
-// Marcar records f unless the employee already has a standing absence on
+// Mark records f unless the employee already has a standing absence on
 // that date (one not undone), and returns the absence either way; 409
 // when the date is in a closed period. It takes the company's chain
 // lock, as every clock-in does, so that no punch of that day can be
 // committed between the check for punches and the insert.
-func (s *Store) Marcar(ctx context.Context, f Falta, now time.Time) (registro.Row, error) {
+func (s *Store) Mark(ctx context.Context, f Falta, now time.Time) (registro.Row, error) {
 	var id int64
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, f.EmpresaID); err != nil {

@@ -33,9 +33,9 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 // Public mounts the routes on r, which must already verify the token.
 func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/fechamentos", empresa, h.fechar)
+	r.Post("/registropontos/fechamentos", empresa, h.close)
 	r.Get("/registropontos/fechamentos", empresa, h.list)
-	r.Post("/registropontos/fechamentos/:fechamentoId/reabrir", empresa, h.reabrir)
+	r.Post("/registropontos/fechamentos/:fechamentoId/reabrir", empresa, h.reopen)
 	r.Get("/registropontos/fechamentos/ciencias", empresa, h.ciencias)
 	r.Put("/registropontos/funcionario/:funcionarioId/espelho/ciencia", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.ciencia)
 }
@@ -45,10 +45,10 @@ type fecharInput struct {
 	Fim    *string `json:"fim"`
 }
 
-// fechar is POST /registropontos/fechamentos {"inicio","fim"}: 201 the
+// close is POST /registropontos/fechamentos {"inicio","fim"}: 201 the
 // closing. Dates YYYY-MM-DD, inicio ≤ fim ≤ today (company zone), at most
 // 366 days; 409 fechamento_sobreposto over a standing closing.
-func (h *Handlers) fechar(c *fiber.Ctx) error {
+func (h *Handlers) close(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func (h *Handlers) fechar(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f, err := h.store.Fechar(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.clock.Now())
+	f, err := h.store.Close(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -110,15 +110,15 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 	return c.JSON(page.NewResult(items, p, total))
 }
 
-// reabrir is POST /registropontos/fechamentos/{fechamentoId}/reabrir
+// reopen is POST /registropontos/fechamentos/{fechamentoId}/reabrir
 // {"motivo"}: 200 the closing with its reopening; 404 another company's,
 // 409 fechamento_reaberto.
-func (h *Handlers) reabrir(c *fiber.Ctx) error {
+func (h *Handlers) reopen(c *fiber.Ctx) error {
 	caller, id, motivo, err := request.Reasoned(c, "fechamentoId")
 	if err != nil {
 		return err
 	}
-	f, err := h.store.Reabrir(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
+	f, err := h.store.Reopen(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
 	if err != nil {
 		return err
 	}

@@ -112,9 +112,9 @@ func scanFechamento(row pgx.CollectableRow) (Fechamento, error) {
 	return f, nil
 }
 
-// Fechar closes [inicio, fim] for company empresaID: 409 when it overlaps
+// Close closes [inicio, fim] for company empresaID: 409 when it overlaps
 // a standing closing.
-func (s *Store) Fechar(ctx context.Context, empresaID, autor int64, inicio, fim, now time.Time) (Fechamento, error) {
+func (s *Store) Close(ctx context.Context, empresaID, autor int64, inicio, fim, now time.Time) (Fechamento, error) {
 	var id int64
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := Lock(ctx, tx, empresaID); err != nil {
@@ -137,9 +137,9 @@ func (s *Store) Fechar(ctx context.Context, empresaID, autor int64, inicio, fim,
 	return s.get(ctx, empresaID, id)
 }
 
-// Reabrir reopens closing id of company empresaID with motivo: 404 for
+// Reopen reopens closing id of company empresaID with motivo: 404 for
 // another company's, 409 when already reopened.
-func (s *Store) Reabrir(ctx context.Context, empresaID, id, autor int64, motivo string, now time.Time) (Fechamento, error) {
+func (s *Store) Reopen(ctx context.Context, empresaID, id, autor int64, motivo string, now time.Time) (Fechamento, error) {
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := Lock(ctx, tx, empresaID); err != nil {
 			return err

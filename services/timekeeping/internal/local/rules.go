@@ -55,9 +55,9 @@ type Resultado struct {
 	Fora      bool
 }
 
-// Verificar checks position (lat, lng) against places; ok is false when
+// Check checks position (lat, lng) against places; ok is false when
 // there is no place to check against.
-func Verificar(lat, lng float64, places []Local) (r Resultado, ok bool) {
+func Check(lat, lng float64, places []Local) (r Resultado, ok bool) {
 	if len(places) == 0 {
 		return Resultado{}, false
 	}

@@ -28,12 +28,12 @@ func TestVerificar(t *testing.T) {
 		{-23.5515, Resultado{LocalID: 2, Distancia: 945}},                // 111 m from 1 (outside it), inside 2
 		{-23.4000, Resultado{LocalID: 1, Distancia: 16_735, Fora: true}}, // 0.1505° × 111,195 m: outside both
 	} {
-		got, ok := Verificar(c.lat, -46.6333, places)
+		got, ok := Check(c.lat, -46.6333, places)
 		if !ok || got != c.want {
 			t.Errorf("Verificar(%v) = %+v, want %+v", c.lat, got, c.want)
 		}
 	}
-	if _, ok := Verificar(0, 0, nil); ok {
+	if _, ok := Check(0, 0, nil); ok {
 		t.Fatal("no places, yet a result")
 	}
 	if lat, lng, ok := ParsePosicao("-23.55052, -46.633309"); !ok || lat != -23.55052 || lng != -46.633309 {

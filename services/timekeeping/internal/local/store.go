@@ -113,7 +113,7 @@ func (s *Store) Geofence(ctx context.Context, empresaID int64, localizacao strin
 	if err != nil {
 		return nil, err
 	}
-	r, ok := Verificar(lat, lng, places)
+	r, ok := Check(lat, lng, places)
 	if !ok {
 		return nil, nil
 	}

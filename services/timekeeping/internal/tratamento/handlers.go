@@ -29,13 +29,13 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 // token.
 func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/funcionario/:funcionarioId/marcacoes", empresa, h.incluir)
-	r.Put("/registropontos/:registroId/desconsiderar", empresa, h.desconsiderar(true))
-	r.Put("/registropontos/:registroId/reconsiderar", empresa, h.desconsiderar(false))
-	r.Post("/registropontos/solicitacoes", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.solicitar)
+	r.Post("/registropontos/funcionario/:funcionarioId/marcacoes", empresa, h.include)
+	r.Put("/registropontos/:registroId/desconsiderar", empresa, h.disregard(true))
+	r.Put("/registropontos/:registroId/reconsiderar", empresa, h.disregard(false))
+	r.Post("/registropontos/solicitacoes", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.request)
 	r.Get("/registropontos/solicitacoes", empresa, h.listSolicitacoes)
-	r.Put("/registropontos/solicitacoes/:solicitacaoId/aprovar", empresa, h.decidir(true))
-	r.Put("/registropontos/solicitacoes/:solicitacaoId/reprovar", empresa, h.decidir(false))
+	r.Put("/registropontos/solicitacoes/:solicitacaoId/aprovar", empresa, h.decide(true))
+	r.Put("/registropontos/solicitacoes/:solicitacaoId/reprovar", empresa, h.decide(false))
 }
 
 type incluirInput struct {
@@ -43,12 +43,12 @@ type incluirInput struct {
 	Motivo  *string `json:"motivo" text:"multiline"`
 }
 
-// incluir is POST /registropontos/funcionario/{funcionarioId}/marcacoes
+// include is POST /registropontos/funcionario/{funcionarioId}/marcacoes
 // {"horario" (ISO 8601 with offset), "motivo"}: 201 the included punch.
 // Order of checks: 400 (path, body), 404 (not the company's employee), 400
 // (in the future, or older than the keeping period), 409 (closed period,
 // a punch at the same minute of the workday).
-func (h *Handlers) incluir(c *fiber.Ctx) error {
+func (h *Handlers) include(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func (h *Handlers) incluir(c *fiber.Ctx) error {
 		return err
 	}
 	in.Autor = caller.EmpresaID
-	m, err := h.store.Incluir(c.UserContext(), in, h.clock.Now())
+	m, err := h.store.Include(c.UserContext(), in, h.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -111,18 +111,18 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 		Horario: horario, FusoMinutos: core.Offset(horario, zone), Motivo: motivo}, nil
 }
 
-// desconsiderar is PUT /registropontos/{registroId}/desconsiderar and
+// disregard is PUT /registropontos/{registroId}/desconsiderar and
 // /reconsiderar {"motivo"}: 200 the punch with its new state. 404 when
 // the id is not one of the company's punches (an absence, another
 // company's), 409 when its workday is closed or it is already in that
 // state.
-func (h *Handlers) desconsiderar(d bool) fiber.Handler {
+func (h *Handlers) disregard(d bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		caller, id, motivo, err := request.Reasoned(c, "registroId")
 		if err != nil {
 			return err
 		}
-		m, err := h.store.Desconsiderar(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
+		m, err := h.store.Disregard(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
 		if err != nil {
 			return err
 		}

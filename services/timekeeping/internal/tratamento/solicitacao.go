@@ -79,9 +79,9 @@ func getSolicitacao(ctx context.Context, q database.Querier, empresaID, id int64
 		selectSolicitacao+`WHERE s.id = $1 AND s.empresa_id = $2`, id, empresaID)
 }
 
-// Solicitar records an employee's request to include in: refused like the
+// Request records an employee's request to include in: refused like the
 // inclusion itself would be (closed period, a punch at that minute).
-func (s *Store) Solicitar(ctx context.Context, in Inclusao, now time.Time) (Solicitacao, error) {
+func (s *Store) Request(ctx context.Context, in Inclusao, now time.Time) (Solicitacao, error) {
 	var id int64
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, in.EmpresaID); err != nil {
@@ -101,10 +101,10 @@ func (s *Store) Solicitar(ctx context.Context, in Inclusao, now time.Time) (Soli
 	return getSolicitacao(ctx, s.db, in.EmpresaID, id)
 }
 
-// Decidir approves (making the inclusion, with the request's reason) or
+// Decide approves (making the inclusion, with the request's reason) or
 // rejects company empresaID's pending request id: 404 another company's,
 // 409 when decided already, or on approval when the inclusion is refused.
-func (s *Store) Decidir(ctx context.Context, empresaID, id, autor int64, aprovar bool, now time.Time) (Solicitacao, error) {
+func (s *Store) Decide(ctx context.Context, empresaID, id, autor int64, aprovar bool, now time.Time) (Solicitacao, error) {
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, empresaID); err != nil {
 			return err
@@ -126,7 +126,7 @@ func (s *Store) Decidir(ctx context.Context, empresaID, id, autor int64, aprovar
 		var marcacao *int64
 		if aprovar {
 			in.EmpresaID, in.Autor = empresaID, autor
-			m, err := incluir(ctx, tx, in, now)
+			m, err := insertInclusao(ctx, tx, in, now)
 			if err != nil {
 				return err
 			}
@@ -151,11 +151,11 @@ func (s *Store) Solicitacoes(ctx context.Context, empresaID int64, status string
 		ORDER BY s.solicitado_em, s.id LIMIT $3 OFFSET $4`, p.Limit(), p.Offset(), empresaID, status)
 }
 
-// solicitar is POST /registropontos/solicitacoes {"horario","motivo"}, by
+// request is POST /registropontos/solicitacoes {"horario","motivo"}, by
 // an employee for himself: 201 the pending request. The same checks as an
 // inclusion: 400 (body, future, older than the keeping period), 409
 // (closed period, a punch at that minute).
-func (h *Handlers) solicitar(c *fiber.Ctx) error {
+func (h *Handlers) request(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (h *Handlers) solicitar(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.store.Solicitar(c.UserContext(), in, h.clock.Now())
+	out, err := h.store.Request(c.UserContext(), in, h.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -193,9 +193,9 @@ func (h *Handlers) listSolicitacoes(c *fiber.Ctx) error {
 	return c.JSON(page.NewResult(items, p, total))
 }
 
-// decidir is PUT /registropontos/solicitacoes/{solicitacaoId}/aprovar and
+// decide is PUT /registropontos/solicitacoes/{solicitacaoId}/aprovar and
 // /reprovar: 200 the request as decided.
-func (h *Handlers) decidir(aprovar bool) fiber.Handler {
+func (h *Handlers) decide(aprovar bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		caller, err := request.Caller(c)
 		if err != nil {
@@ -205,7 +205,7 @@ func (h *Handlers) decidir(aprovar bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		out, err := h.store.Decidir(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, aprovar, h.clock.Now())
+		out, err := h.store.Decide(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, aprovar, h.clock.Now())
 		if err != nil {
 			return err
 		}

@@ -108,13 +108,13 @@ type Inclusao struct {
 	Motivo                          string
 }
 
-// Incluir records in: 409 when its workday is closed or already has a
+// Include records in: 409 when its workday is closed or already has a
 // punch (original or included, not disregarded) at the same minute.
-func (s *Store) Incluir(ctx context.Context, in Inclusao, now time.Time) (Marcacao, error) {
+func (s *Store) Include(ctx context.Context, in Inclusao, now time.Time) (Marcacao, error) {
 	var id int64
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
-		id, err = incluir(ctx, tx, in, now)
+		id, err = insertInclusao(ctx, tx, in, now)
 		return err
 	})
 	if err != nil {
@@ -124,8 +124,8 @@ func (s *Store) Incluir(ctx context.Context, in Inclusao, now time.Time) (Marcac
 	return m, err
 }
 
-// incluir is Incluir inside tx, returning the new punch's id.
-func incluir(ctx context.Context, tx pgx.Tx, in Inclusao, now time.Time) (int64, error) {
+// insertInclusao is Include inside tx, returning the new punch's id.
+func insertInclusao(ctx context.Context, tx pgx.Tx, in Inclusao, now time.Time) (int64, error) {
 	if err := fechamento.Lock(ctx, tx, in.EmpresaID); err != nil {
 		return 0, err
 	}
@@ -158,10 +158,10 @@ func checkInclusao(ctx context.Context, tx pgx.Tx, in Inclusao) error {
 	return nil
 }
 
-// Desconsiderar disregards (desconsiderar true) or reconsiders punch id
+// Disregard disregards (desconsiderar true) or reconsiders punch id
 // of company empresaID, either kind: 404 when it is not the company's
 // punch, 409 when its workday is closed or it is already in that state.
-func (s *Store) Desconsiderar(ctx context.Context, empresaID, id, autor int64, desconsiderar bool, motivo string,
+func (s *Store) Disregard(ctx context.Context, empresaID, id, autor int64, desconsiderar bool, motivo string,
 	now time.Time) (Marcacao, error) {
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, empresaID); err != nil {
