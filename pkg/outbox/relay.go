@@ -101,6 +101,14 @@ func (r *Relay) Collectors() []prometheus.Collector {
 	return []prometheus.Collector{r.m.pending, r.m.lag, r.m.delivered, r.m.failures}
 }
 
+// Start registers the relay's metrics through register (a service's
+// Metrics.MustRegister) and runs the relay in the background until ctx
+// ends.
+func (r *Relay) Start(ctx context.Context, register func(...prometheus.Collector)) {
+	register(r.Collectors()...)
+	go r.Run(ctx)
+}
+
 // Run delivers events until ctx ends. With no URL it only keeps the
 // metrics current, so a pile-up still shows.
 func (r *Relay) Run(ctx context.Context) {

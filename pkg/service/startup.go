@@ -62,6 +62,23 @@ func Open(ctx context.Context, name, build string, db database.Config) (pool *pg
 	return pool, func() { pool.Close(); stop() }, nil
 }
 
+// OpenWithGuards is Open and then OpenGuards, what a service with a
+// database and authenticated routes opens; close undoes both, the guards
+// first.
+func OpenWithGuards(ctx context.Context, name, build string, log *slog.Logger, db database.Config, jwt jwtauth.Config,
+	rc redisclient.Config, rate ratelimit.Config) (pool *pgxpool.Pool, g Guards, close func(), err error) {
+	pool, closeDB, err := Open(ctx, name, build, db)
+	if err != nil {
+		return nil, Guards{}, nil, err
+	}
+	g, closeGuards, err := OpenGuards(ctx, name, log, jwt, rc, rate)
+	if err != nil {
+		closeDB()
+		return nil, Guards{}, nil, err
+	}
+	return pool, g, func() { closeGuards(); closeDB() }, nil
+}
+
 // Guards is what every authenticated route passes through: the token
 // verifier, with the shared revocations and the per-token rate limit as
 // its guards, and the Redis client and limiter they live on.

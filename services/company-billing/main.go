@@ -83,17 +83,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Telemetry and dependencies
 
-	db, closeDB, err := service.Open(ctx, name, build, cfg.DB)
+	db, guards, closeAll, err := service.OpenWithGuards(ctx, name, build, log, cfg.DB, cfg.JWT, cfg.Redis, cfg.Rate)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-
-	guards, closeGuards, err := service.OpenGuards(ctx, name, log, cfg.JWT, cfg.Redis, cfg.Rate)
-	if err != nil {
-		return err
-	}
-	defer closeGuards()
+	defer closeAll()
 	verifier, rdb, limits := guards.Verifier, guards.Redis, guards.Limits
 	// Registration fails closed: without Redis nothing would bound the
 	// Stripe objects an address can make.
@@ -136,8 +130,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	mountRoutes(srv, verifier, db, companies, webhooks.New(cfg.Stripe.WebhookSecret, db, log))
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
-	relay := outbox.NewRelay(db, name, cfg.Outbox, log)
-	srv.Metrics.MustRegister(relay.Collectors()...)
-	go relay.Run(ctx)
+	outbox.NewRelay(db, name, cfg.Outbox, log).Start(ctx, srv.Metrics.MustRegister)
 	return srv.Run(ctx)
 }

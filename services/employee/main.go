@@ -70,17 +70,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Telemetry and dependencies
 
-	db, closeDB, err := service.Open(ctx, name, build, cfg.DB)
+	db, guards, closeAll, err := service.OpenWithGuards(ctx, name, build, log, cfg.DB, cfg.JWT, cfg.Redis, cfg.Rate)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-
-	guards, closeGuards, err := service.OpenGuards(ctx, name, log, cfg.JWT, cfg.Redis, cfg.Rate)
-	if err != nil {
-		return err
-	}
-	defer closeGuards()
+	defer closeAll()
 	verifier, rdb := guards.Verifier, guards.Redis
 	revoker := auth.New(string(cfg.AuthInternalURL))
 
@@ -93,8 +87,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	mountRoutes(srv, verifier, db, revoker, clock.New(time.Now))
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
-	relay := outbox.NewRelay(db, name, cfg.Outbox, log)
-	srv.Metrics.MustRegister(relay.Collectors()...)
-	go relay.Run(ctx)
+	outbox.NewRelay(db, name, cfg.Outbox, log).Start(ctx, srv.Metrics.MustRegister)
 	return srv.Run(ctx)
 }

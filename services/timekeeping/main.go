@@ -163,17 +163,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Telemetry and dependencies
 
-	db, closeDB, err := service.Open(ctx, name, build, cfg.DB)
+	db, guards, closeAll, err := service.OpenWithGuards(ctx, name, build, log, cfg.DB, cfg.JWT, cfg.Redis, cfg.Rate)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-
-	guards, closeGuards, err := service.OpenGuards(ctx, name, log, cfg.JWT, cfg.Redis, cfg.Rate)
-	if err != nil {
-		return err
-	}
-	defer closeGuards()
+	defer closeAll()
 	verifier, rdb, limits := guards.Verifier, guards.Redis, guards.Limits
 	checkLimits, err := verificacaoLimits(limits, cfg)
 	if err != nil {
