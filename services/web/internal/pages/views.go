@@ -38,6 +38,9 @@ func parseViews(a *assets.Assets) (map[string]*template.Template, error) {
 		"fuso": func(sel any, e *api.Error, vazio string) map[string]any {
 			return map[string]any{"Sel": str(sel), "Err": e, "Vazio": vazio}
 		},
+		"pedido": func(v view, rotulo, campo string) map[string]any {
+			return map[string]any{"V": v, "Rotulo": rotulo, "Campo": campo}
+		},
 	}
 	views := map[string]*template.Template{}
 	pages, err := fs.Glob(templateFS, "templates/*.html")
