@@ -275,11 +275,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 // &fim=: {"itens"} the employee's abonos of the period (default this
 // month, at most 366 days), cancelled ones with their cancellation.
 func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

@@ -57,11 +57,7 @@ func (h *Handlers) Public(r fiber.Router) {
 // record), 409 (an absence), 400 (dataSolicitar not on the punch's
 // workday, or in the future), 409 (a pending or approved adjustment).
 func (h *Handlers) request(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "registroId")
+	caller, id, err := request.On(c, "registroId")
 	if err != nil {
 		return err
 	}
@@ -95,11 +91,7 @@ func (h *Handlers) request(c *fiber.Ctx) error {
 // without a pending request.
 func (h *Handlers) decide(aprovar bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		caller, err := request.Caller(c)
-		if err != nil {
-			return err
-		}
-		id, err := request.ID(c, "registroId")
+		caller, id, err := request.On(c, "registroId")
 		if err != nil {
 			return err
 		}

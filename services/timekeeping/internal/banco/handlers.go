@@ -143,11 +143,7 @@ func (h *Handlers) putPolitica(c *fiber.Ctx) error {
 // company sees its employees', an employee only his own (404 otherwise,
 // as for another company's employee).
 func (h *Handlers) saldo(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

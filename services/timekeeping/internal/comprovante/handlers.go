@@ -49,11 +49,7 @@ func (h *Handlers) Public(r fiber.Router) {
 // never on the clock-in. 404 for an absence, another employee's punch
 // (for an employee) or another company's.
 func (h *Handlers) get(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "registroId")
+	caller, id, err := request.On(c, "registroId")
 	if err != nil {
 		return err
 	}

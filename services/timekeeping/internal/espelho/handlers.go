@@ -58,11 +58,7 @@ func (h *Handlers) Public(r fiber.Router) {
 // its employees' timesheets, an employee only his own (404 otherwise, as
 // for another company's employee).
 func (h *Handlers) get(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

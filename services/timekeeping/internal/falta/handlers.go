@@ -42,11 +42,7 @@ type desfazerInput struct {
 // (the company account) and why. 400 (path, motivo), 404 (no standing
 // absence of the company's employee that day), 409 (closed period).
 func (h *Handlers) desfazer(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}
@@ -79,11 +75,7 @@ func (h *Handlers) desfazer(c *fiber.Ctx) error {
 // for another company's employee, 409 when the day has punches, 503 when
 // the employee service is down.
 func (h *Handlers) mark(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

@@ -130,11 +130,7 @@ func (h *Handlers) reopen(c *fiber.Ctx) error {
 // the acknowledgement, the same on every repeat; 409 periodo_nao_fechado
 // until the whole month is closed.
 func (h *Handlers) ciencia(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

@@ -67,11 +67,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 // remove is DELETE /registropontos/locais-trabalho/{localId}: 204, or 404
 // (unknown, removed or another company's).
 func (h *Handlers) remove(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "localId")
+	caller, id, err := request.On(c, "localId")
 	if err != nil {
 		return err
 	}

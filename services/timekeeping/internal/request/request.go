@@ -109,13 +109,22 @@ func Motivo(v validate.Errors, s *string, field string) string {
 	return *s
 }
 
-// OnEmployee reads a request about one employee: the caller, the
-// {funcionarioId} path parameter, and the JSON body decoded into dst.
-func OnEmployee(c *fiber.Ctx, dst any) (caller *jwtauth.Claims, id int64, err error) {
+// On reads a request about one resource: the caller and the path
+// parameter param as an id.
+func On(c *fiber.Ctx, param string) (caller *jwtauth.Claims, id int64, err error) {
 	if caller, err = Caller(c); err != nil {
 		return nil, 0, err
 	}
-	if id, err = ID(c, "funcionarioId"); err != nil {
+	if id, err = ID(c, param); err != nil {
+		return nil, 0, err
+	}
+	return caller, id, nil
+}
+
+// OnEmployee reads a request about one employee: the caller, the
+// {funcionarioId} path parameter, and the JSON body decoded into dst.
+func OnEmployee(c *fiber.Ctx, dst any) (caller *jwtauth.Claims, id int64, err error) {
+	if caller, id, err = On(c, "funcionarioId"); err != nil {
 		return nil, 0, err
 	}
 	if err = DecodeJSON(c, dst); err != nil {
@@ -129,10 +138,7 @@ func OnEmployee(c *fiber.Ctx, dst any) (caller *jwtauth.Claims, id int64, err er
 // the body {"motivo"} checked by Motivo. Disregarding a punch, cancelling
 // an abono and reopening a period all take this shape.
 func Reasoned(c *fiber.Ctx, param string) (caller *jwtauth.Claims, id int64, motivo string, err error) {
-	if caller, err = Caller(c); err != nil {
-		return nil, 0, "", err
-	}
-	if id, err = ID(c, param); err != nil {
+	if caller, id, err = On(c, param); err != nil {
 		return nil, 0, "", err
 	}
 	var in struct {

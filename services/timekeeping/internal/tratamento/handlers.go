@@ -49,11 +49,7 @@ type incluirInput struct {
 // (in the future, or older than the keeping period), 409 (closed period,
 // a punch at the same minute of the workday).
 func (h *Handlers) include(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

@@ -197,11 +197,7 @@ func (h *Handlers) listSolicitacoes(c *fiber.Ctx) error {
 // /reprovar: 200 the request as decided.
 func (h *Handlers) decide(aprovar bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		caller, err := request.Caller(c)
-		if err != nil {
-			return err
-		}
-		id, err := request.ID(c, "solicitacaoId")
+		caller, id, err := request.On(c, "solicitacaoId")
 		if err != nil {
 			return err
 		}
