@@ -72,11 +72,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 // get is GET /funcionarios/{funcionarioId}: the company that employs him
 // or the employee himself; anyone else gets 404.
 func (h *Handlers) get(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}
@@ -110,11 +106,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 // segment 0 is the whole department. Another company's department and an
 // unknown segment are 404; ?ativo= filters as in the list.
 func (h *Handlers) ofSegmento(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	depID, err := request.ID(c, "departamentoId")
+	caller, depID, err := request.On(c, "departamentoId")
 	if err != nil {
 		return err
 	}
@@ -164,11 +156,7 @@ func (h *Handlers) page(c *fiber.Ctx, empresaID int64, fl Filtro, p page.Page) e
 // employee's sessions in auth first; if auth cannot be reached the answer
 // is 503 and nothing changes.
 func (h *Handlers) update(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	id, err := request.ID(c, "funcionarioId")
+	caller, id, err := request.On(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

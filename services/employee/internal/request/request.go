@@ -22,6 +22,12 @@ func Caller(c *fiber.Ctx) (*jwtauth.Claims, error) { return jwtauth.Caller(c) }
 // httpserver.PathID.
 func ID(c *fiber.Ctx, name string) (int64, error) { return httpserver.PathID(c, name) }
 
+// On reads a request about one resource: the caller and the path
+// parameter param as an id; see httpserver.CallerAndID.
+func On(c *fiber.Ctx, param string) (*jwtauth.Claims, int64, error) {
+	return httpserver.CallerAndID(c, param)
+}
+
 // QueryID reads an optional positive integer query value (nil when absent).
 func QueryID(c *fiber.Ctx, name string) (*int64, error) {
 	s := c.Query(name)

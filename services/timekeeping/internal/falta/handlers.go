@@ -1,6 +1,8 @@
 package falta
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/clock"
@@ -42,11 +44,7 @@ type desfazerInput struct {
 // (the company account) and why. 400 (path, motivo), 404 (no standing
 // absence of the company's employee that day), 409 (closed period).
 func (h *Handlers) desfazer(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
-	data, err := request.Date(c.Params("data"), "data")
+	caller, id, data, err := onDay(c)
 	if err != nil {
 		return err
 	}
@@ -75,11 +73,7 @@ func (h *Handlers) desfazer(c *fiber.Ctx) error {
 // for another company's employee, 409 when the day has punches, 503 when
 // the employee service is down.
 func (h *Handlers) mark(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
-	data, err := request.Date(c.Params("data"), "data")
+	caller, id, data, err := onDay(c)
 	if err != nil {
 		return err
 	}
@@ -97,4 +91,16 @@ func (h *Handlers) mark(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(registro.Render(r))
+}
+
+// onDay reads a request about an employee's day: the caller, the
+// {funcionarioId} and the {data} (YYYY-MM-DD) of the path.
+func onDay(c *fiber.Ctx) (caller *jwtauth.Claims, id int64, data time.Time, err error) {
+	if caller, id, err = request.On(c, "funcionarioId"); err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	if data, err = request.Date(c.Params("data"), "data"); err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	return caller, id, data, nil
 }

@@ -111,14 +111,8 @@ func Motivo(v validate.Errors, s *string, field string) string {
 
 // On reads a request about one resource: the caller and the path
 // parameter param as an id.
-func On(c *fiber.Ctx, param string) (caller *jwtauth.Claims, id int64, err error) {
-	if caller, err = Caller(c); err != nil {
-		return nil, 0, err
-	}
-	if id, err = ID(c, param); err != nil {
-		return nil, 0, err
-	}
-	return caller, id, nil
+func On(c *fiber.Ctx, param string) (*jwtauth.Claims, int64, error) {
+	return httpserver.CallerAndID(c, param)
 }
 
 // OnEmployee reads a request about one employee: the caller, the
