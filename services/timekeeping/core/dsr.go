@@ -46,6 +46,13 @@ func (e *Escala) Descanso(d time.Time) bool {
 // absences from inicio minus DiasSemanaDSR on, so the first rest days of
 // a month see the end of the month before.
 func DSRs(e *Escala, inicio, fim time.Time, ausente map[string]bool) []DSR {
+	return DSRsPor(e, inicio, fim, func(d time.Time) bool { return ausente[d.Format(time.DateOnly)] })
+}
+
+// DSRsPor is DSRs with the unexcused absences given as a test of a civil
+// date, for a caller that holds them otherwise (the department report,
+// which computes a thousand employees' rest days, indexes them by day).
+func DSRsPor(e *Escala, inicio, fim time.Time, ausente func(time.Time) bool) []DSR {
 	out := []DSR{}
 	for d := inicio; !d.After(fim); d = d.AddDate(0, 0, 1) {
 		if !e.Descanso(d) {
@@ -53,7 +60,7 @@ func DSRs(e *Escala, inicio, fim time.Time, ausente map[string]bool) []DSR {
 		}
 		r := DSR{Data: d, Faltas: []time.Time{}}
 		for k := DiasSemanaDSR; k >= 1; k-- {
-			if day := d.AddDate(0, 0, -k); ausente[day.Format(time.DateOnly)] {
+			if day := d.AddDate(0, 0, -k); ausente(day) {
 				r.Faltas = append(r.Faltas, day)
 			}
 		}
