@@ -513,23 +513,23 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 			"?inicio=" + r.data.Inicio.Format(time.DateOnly) + "&fim=" + fim.Format(time.DateOnly)
 	}
 	// JSON lists the first page (20 employees, as pkg/page defaults);
-	// CSV without pagina/tamanho lists the whole department. Totals are
-	// always over the whole department. The JSON's SQL reads from six
-	// days before the period, as the service does (its first rest days'
-	// DSR looks back at absences: relatorio.Antes); the CSV has no DSR.
-	listed, from := st.staff, r.data.Inicio
+	// CSV without pagina/tamanho lists the whole department. Either way
+	// the service reads every employee of the department (the totals
+	// cover them all), the JSON from six days before the period, as the
+	// service does (its first rest days' DSR looks back at absences:
+	// relatorio.Antes); the CSV has no DSR.
+	listed, from := len(st.staff), r.data.Inicio
 	name := "report-csv"
 	if !csv {
-		listed, name = st.staff[:min(20, len(st.staff))], "report-json"
+		listed, name = min(20, len(st.staff)), "report-json"
 		from = r.data.Inicio.AddDate(0, 0, -core.DiasSemanaDSR)
 	}
-	r.logf("piso: SQL do relatório (%s), %d funcionários listados, totais de %d", name, len(listed), len(st.staff))
-	res, rows, err := floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(listed, from),
-		st.params(st.staff, from), r.opts.Duration)
+	r.logf("piso: SQL do relatório (%s), %d funcionários listados, totais de %d", name, listed, len(st.staff))
+	res, rows, err := floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(st.staff, from), r.opts.Duration)
 	if err != nil {
 		return fmt.Errorf("SQL do relatório: %w", err)
 	}
-	f := ReportFloor{Name: name, Listed: len(listed), All: len(st.staff), Rows: rows, Settings: st.sql.Settings,
+	f := ReportFloor{Name: name, Listed: listed, All: len(st.staff), Rows: rows, Settings: st.sql.Settings,
 		Result: res}
 	// The raw read covers the punches of the report's period for every
 	// employee of the department: the totals need all of them.

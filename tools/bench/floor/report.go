@@ -2,7 +2,6 @@ package floor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -14,9 +13,9 @@ import (
 	"github.com/ponto/ponto/tools/bench/load"
 )
 
-// ReportSQL is the report's SQL as Store.Report runs it: the settings of
-// its transaction, then its queries in order, each with the parameters it
-// gets (the listed employees or all of the department).
+// ReportSQL is the report's SQL as the service's Store.Fatos runs it:
+// the settings of its transaction, then its queries, sent together in
+// one batch, each with the arguments it takes from the parameters.
 type ReportSQL struct {
 	Settings string `json:"settings"`
 	Steps    []Step `json:"consultas"`
@@ -24,56 +23,36 @@ type ReportSQL struct {
 
 // Step is one query of the report.
 type Step struct {
-	// Name is the variable of package reportsql the SQL is held in.
+	// Name says what it reads (reportsql.Statement.Name).
 	Name string `json:"nome"`
 	SQL  string `json:"-"`
-	// All is true when it runs with all of the department's employees
-	// (Report's second Params), false with the listed page (the first).
-	All bool `json:"todos"`
+	args func(reportsql.Params) []any
 }
 
-// LoadReportSQL is what the service's Store.Report runs, taken from the
+// LoadReportSQL is what the service's Store.Fatos runs, taken from the
 // package the service itself takes it from (reportsql): the SET LOCAL of
-// its transaction, the listed employees' rows, the totals over all.
+// its transaction and its batch of queries. (Store.Fatos also reads the
+// company's pontos facultativos, one row by primary key, before the batch.)
 func LoadReportSQL() ReportSQL {
-	return ReportSQL{Settings: reportsql.Settings, Steps: []Step{
-		{Name: "DaysSQL", SQL: reportsql.DaysSQL},
-		{Name: "FactsSQL", SQL: reportsql.FactsSQL, All: true},
-	}}
+	q := ReportSQL{Settings: reportsql.Settings}
+	for _, st := range reportsql.Statements {
+		q.Steps = append(q.Steps, Step{Name: st.Name, SQL: st.SQL, args: st.Args})
+	}
+	return q
 }
 
-// Day is one working day of an employee's schedule, as relatorio's
-// params build it: its weekday (0 Monday).
-type Day struct{ Dia int32 }
-
-// Staff is one employee of the department with his schedule.
-type Staff struct {
-	ID    int64
-	Sched []Day
-}
+// Staff is one employee of the department.
+type Staff struct{ ID int64 }
 
 // LoadDepartment reads the department's employees from the employee
-// database, ordered as the by-name route orders them (name, id), each
-// with his schedule turned into Days as relatorio.schedulesOf does.
+// database, ordered as the by-name route orders them (name, id).
 func LoadDepartment(ctx context.Context, db *pgxpool.Pool, empresaID int64, nome string) ([]Staff, error) {
-	rows, _ := db.Query(ctx, `SELECT f.id, e.horarios FROM funcionarios f
-		JOIN escalas_trabalho e ON e.id = f.escala_trabalho_id
+	rows, _ := db.Query(ctx, `SELECT f.id FROM funcionarios f
 		JOIN departamentos d ON d.id = f.departamento_id
 		WHERE f.empresa_id = $1 AND lower(d.nome) = lower($2) ORDER BY f.nome, f.id`, empresaID, nome)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Staff, error) {
 		var s Staff
-		var raw []byte
-		if err := row.Scan(&s.ID, &raw); err != nil {
-			return s, err
-		}
-		var hs []json.RawMessage
-		if err := json.Unmarshal(raw, &hs); err != nil {
-			return s, err
-		}
-		for i := range hs {
-			s.Sched = append(s.Sched, Day{Dia: int32(i)})
-		}
-		return s, nil
+		return s, row.Scan(&s.ID)
 	})
 }
 
@@ -85,10 +64,6 @@ func Params(empresaID int64, inicio, fim time.Time, staff []Staff) ReportParams 
 	p := ReportParams{EmpresaID: empresaID, Inicio: inicio, Fim: fim}
 	for _, s := range staff {
 		p.Funcionarios = append(p.Funcionarios, s.ID)
-		for _, d := range s.Sched {
-			p.EscalaFuncionario = append(p.EscalaFuncionario, s.ID)
-			p.EscalaDia = append(p.EscalaDia, d.Dia)
-		}
 	}
 	return p
 }
@@ -105,13 +80,13 @@ FROM registros_ponto
 WHERE empresa_id = $1 AND funcionario_id = ANY($2::bigint[]) AND jornada BETWEEN $3::date AND $4::date
 GROUP BY funcionario_id, jornada`
 
-// TimeReport runs the report's SQL as Report does (one read-only
-// repeatable-read transaction: the settings, the listed employees' rows,
-// the totals over all) back to back on one connection for d, at least
-// three times, and returns the latencies. Rows are read raw: the floor is
+// TimeReport runs the report's SQL as Store.Fatos does (one read-only
+// repeatable-read transaction: the settings, then the batch) for p back
+// to back on one connection for d, at least three times, and returns the
+// latencies and the rows read. Rows are read raw: the floor is
 // PostgreSQL's work and the transfer, not decoding.
-func TimeReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, listed, all ReportParams, d time.Duration) (load.Result, int64, error) {
-	return timeTx(ctx, d, func() (int64, error) { return runReport(ctx, db, q, listed, all) })
+func TimeReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportParams, d time.Duration) (load.Result, int64, error) {
+	return timeTx(ctx, d, func() (int64, error) { return runReport(ctx, db, q, p) })
 }
 
 // TimeRaw runs RawSQL for all's employees and period as TimeReport runs
@@ -166,6 +141,11 @@ func readRaw(ctx context.Context, tx pgx.Tx, sql string, args ...any) (int64, er
 	if err != nil {
 		return 0, err
 	}
+	return drain(rows)
+}
+
+// drain reads rows without decoding them.
+func drain(rows pgx.Rows) (int64, error) {
 	defer rows.Close()
 	var n int64
 	for rows.Next() {
@@ -175,32 +155,30 @@ func readRaw(ctx context.Context, tx pgx.Tx, sql string, args ...any) (int64, er
 	return n, rows.Err()
 }
 
-func runReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, listed, all ReportParams) (int64, error) {
+func runReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportParams) (int64, error) {
 	var n int64
 	err := pgx.BeginTxFunc(ctx, db, txOptions, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, q.Settings); err != nil {
 			return err
 		}
-		ranListed := false
+		b := &pgx.Batch{}
 		for _, st := range q.Steps {
-			p := listed
-			if st.All {
-				// Report skips the department-wide query when the page
-				// already lists the whole department over the same dates.
-				if ranListed && len(all.Funcionarios) == len(listed.Funcionarios) &&
-					all.Inicio.Equal(listed.Inicio) && all.Fim.Equal(listed.Fim) {
-					continue
-				}
-				p = all
+			b.Queue(st.SQL, st.args(p)...)
+		}
+		br := tx.SendBatch(ctx, b)
+		defer br.Close()
+		for _, st := range q.Steps {
+			rows, err := br.Query()
+			if err != nil {
+				return fmt.Errorf("%s: %w", st.Name, err)
 			}
-			read, err := readRaw(ctx, tx, st.SQL, p.Args()...)
+			read, err := drain(rows)
 			if err != nil {
 				return fmt.Errorf("%s: %w", st.Name, err)
 			}
 			n += read
-			ranListed = ranListed || !st.All
 		}
-		return nil
+		return br.Close()
 	})
 	return n, err
 }

@@ -11,10 +11,7 @@ import (
 func apurar(days []Dia, p Params) {
 	for i := range days {
 		d := &days[i]
-		data := d.data
-		if data.IsZero() { // not read by scanDia
-			data, _ = time.Parse(time.DateOnly, d.Data)
-		}
+		data := d.date()
 		a := core.Apurar(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
 			ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.Falta})
@@ -26,6 +23,14 @@ func apurar(days []Dia, p Params) {
 		d.ToleranciaAplicada, d.Alertas = a.Tolerancia, a.Alertas
 		d.ausencia = a.Ausencia
 	}
+}
+
+// date is the day's civil date.
+func (d *Dia) date() time.Time {
+	if d.data.IsZero() { // a Dia built by hand
+		d.data, _ = time.Parse(time.DateOnly, d.Data)
+	}
+	return d.data
 }
 
 // Ausencia reports whether the computed day is an unexcused absence

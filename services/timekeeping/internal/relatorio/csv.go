@@ -1,14 +1,16 @@
 package relatorio
 
 import (
-	"bytes"
-	"encoding/csv"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // csvHeader names the columns. Minutes are integers; falta is sim/não on a
@@ -21,56 +23,214 @@ var csvHeader = []string{"funcionarioId", "nome", "cpf", "data", "marcacoes", "m
 // utf8BOM makes spreadsheet programs read the accents right.
 const utf8BOM = "\uFEFF"
 
-// writeCSV answers r as text/csv for Brazilian spreadsheets: UTF-8 with a
-// BOM, ";" between fields, CRLF line ends, one row per employee and day,
-// then a TOTAL row per employee and a final row for the department.
-func writeCSV(c *fiber.Ctx, r Relatorio) error {
-	body, err := renderCSV(r)
-	if err != nil {
-		return apierr.Internal(err)
-	}
+// streamCSV answers the department's CSV for Brazilian spreadsheets:
+// UTF-8 with a BOM, ";" between fields, CRLF line ends, one row per
+// employee and day, then a TOTAL row per employee and a final row for the
+// department. The body is computed one employee at a time as the client
+// reads it (csvStream): a department's rows never exist at once. Nothing
+// after the read of the facts can fail but the client's connection.
+func streamCSV(c *fiber.Ctx, r Relatorio, s *csvStream) error {
 	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="relatorio-`+fileName(r.Departamento.Nome)+
 		"-"+r.Inicio+"-"+r.Fim+`.csv"`)
-	return c.Send(body)
+	c.Response().SetBodyStream(s, -1)
+	return nil
 }
 
-// renderCSV is the body of writeCSV's answer.
-func renderCSV(r Relatorio) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(utf8BOM)
-	w := csv.NewWriter(&buf)
-	w.Comma = ';'
-	w.UseCRLF = true
-	_ = w.Write(csvHeader)
-	// One record and one buffer for the punches serve every day row: the
-	// writer copies them out before the next.
-	row := make([]string, 0, len(csvHeader))
-	var text []byte
-	for _, it := range r.Itens {
-		f := it.Funcionario
-		id, nome, cpf := strconv.FormatInt(f.ID, 10), cell(f.Nome), cell(f.CPF)
-		for i := range it.Dias {
-			d := &it.Dias[i]
-			text = d.Marcacoes.appendText(text[:0])
-			_ = w.Write(append(row[:0], id, nome, cpf, d.Data, string(text),
-				itoa(d.MinutosTrabalhados), itoa(d.MinutosPrevistos), itoa(d.MinutosExtras), itoa(d.MinutosAtraso),
-				itoa(d.SaldoMinutos), yesNo(d.Falta), itoa(d.AjustesPendentes), yesNo(d.Incompleto),
-				itoa(d.MinutosExtras50), itoa(d.MinutosExtras100), itoa(d.MinutosNoturnos), itoa(d.MinutosNoturnosReduzidos),
-				cell(deref(d.Feriado)), strings.Join(d.Alertas, " | ")))
-		}
-		_ = w.Write(totalRow(id, nome, cpf, "TOTAL", it.Totais))
+// csvWriter appends the CSV's rows to out, as encoding/csv writes them
+// with ";" and CRLF (appendCell), without a string per number.
+type csvWriter struct {
+	out  []byte
+	text []byte // a day's punches, reused
+}
+
+// newCSVWriter starts the CSV: the BOM and the header.
+func newCSVWriter() *csvWriter {
+	cw := &csvWriter{out: []byte(utf8BOM)}
+	for i, h := range csvHeader {
+		cw.sep(i)
+		cw.out = appendCell(cw.out, h)
 	}
-	_ = w.Write(totalRow("", "TOTAL DO DEPARTAMENTO "+cell(r.Departamento.Nome), "", r.Inicio+" a "+r.Fim, r.Totais))
-	w.Flush()
-	return buf.Bytes(), w.Error()
+	cw.end()
+	return cw
 }
 
-func totalRow(id, nome, cpf, data string, t Totais) []string {
-	return []string{id, nome, cpf, data, "", itoa(t.MinutosTrabalhados), itoa(t.MinutosPrevistos),
-		itoa(t.MinutosExtras), itoa(t.MinutosAtraso), itoa(t.SaldoMinutos), itoa(t.Faltas), itoa(t.AjustesPendentes), "",
-		itoa(t.MinutosExtras50), itoa(t.MinutosExtras100), itoa(t.MinutosNoturnos), itoa(t.MinutosNoturnosReduzidos),
-		"", itoa(t.Alertas)}
+// sep separates field i from the one before.
+func (cw *csvWriter) sep(i int) {
+	if i > 0 {
+		cw.out = append(cw.out, ';')
+	}
+}
+
+func (cw *csvWriter) end() { cw.out = append(cw.out, '\r', '\n') }
+
+// cells appends text fields, the first one after a separator unless first.
+func (cw *csvWriter) cells(first bool, fields ...string) {
+	for i, f := range fields {
+		if i > 0 || !first {
+			cw.out = append(cw.out, ';')
+		}
+		cw.out = appendCell(cw.out, f)
+	}
+}
+
+// ints appends numbers, each after a separator.
+func (cw *csvWriter) ints(ns ...int) {
+	for _, n := range ns {
+		cw.out = strconv.AppendInt(append(cw.out, ';'), int64(n), 10)
+	}
+}
+
+// employee writes f's day rows and his TOTAL row.
+func (cw *csvWriter) employee(f Funcionario, days []Dia, t Totais) {
+	id, nome, cpf := strconv.FormatInt(f.ID, 10), cell(f.Nome), cell(f.CPF)
+	for i := range days {
+		d := &days[i]
+		cw.text = d.Marcacoes.appendText(cw.text[:0])
+		cw.cells(true, id, nome, cpf, d.Data)
+		cw.out = appendCell(append(cw.out, ';'), cw.text)
+		cw.ints(d.MinutosTrabalhados, d.MinutosPrevistos, d.MinutosExtras, d.MinutosAtraso, d.SaldoMinutos)
+		cw.cells(false, yesNo(d.Falta))
+		cw.ints(d.AjustesPendentes)
+		cw.cells(false, yesNo(d.Incompleto))
+		cw.ints(d.MinutosExtras50, d.MinutosExtras100, d.MinutosNoturnos, d.MinutosNoturnosReduzidos)
+		cw.cells(false, cell(deref(d.Feriado)))
+		cw.text = cw.text[:0]
+		for j, a := range d.Alertas {
+			if j > 0 {
+				cw.text = append(cw.text, " | "...)
+			}
+			cw.text = append(cw.text, a...)
+		}
+		cw.out = appendCell(append(cw.out, ';'), cw.text)
+		cw.end()
+	}
+	cw.total(id, nome, cpf, "TOTAL", t)
+}
+
+// total writes a TOTAL row.
+func (cw *csvWriter) total(id, nome, cpf, data string, t Totais) {
+	cw.cells(true, id, nome, cpf, data, "")
+	cw.ints(t.MinutosTrabalhados, t.MinutosPrevistos, t.MinutosExtras, t.MinutosAtraso, t.SaldoMinutos, t.Faltas,
+		t.AjustesPendentes)
+	cw.cells(false, "")
+	cw.ints(t.MinutosExtras50, t.MinutosExtras100, t.MinutosNoturnos, t.MinutosNoturnosReduzidos)
+	cw.cells(false, "")
+	cw.ints(t.Alertas)
+	cw.end()
+}
+
+// department writes the department's row, the last.
+func (cw *csvWriter) department(r Relatorio) {
+	cw.total("", "TOTAL DO DEPARTAMENTO "+cell(r.Departamento.Nome), "", r.Inicio+" a "+r.Fim, r.Totais)
+}
+
+// appendCell appends field as encoding/csv's Writer does with Comma ';'
+// and UseCRLF: quoted when it holds ';', a quote or a line break, starts
+// with a space or is \., quotes doubled and line breaks as CRLF.
+func appendCell[T string | []byte](out []byte, field T) []byte {
+	if !needsQuotes(field) {
+		return append(out, field...)
+	}
+	out = append(out, '"')
+	for i := 0; i < len(field); i++ {
+		switch c := field[i]; c {
+		case '"':
+			out = append(out, '"', '"')
+		case '\r': // a CR is written with the LF it comes before
+		case '\n':
+			out = append(out, '\r', '\n')
+		default:
+			out = append(out, c)
+		}
+	}
+	return append(out, '"')
+}
+
+func needsQuotes[T string | []byte](field T) bool {
+	n := len(field)
+	if n == 0 {
+		return false
+	}
+	if n == 2 && field[0] == '\\' && field[1] == '.' {
+		return true
+	}
+	for i := 0; i < n; i++ {
+		if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == ';' {
+			return true
+		}
+	}
+	if c := field[0]; c < utf8.RuneSelf {
+		return unicode.IsSpace(rune(c))
+	}
+	var first [utf8.UTFMax]byte
+	r, _ := utf8.DecodeRune(first[:copy(first[:], field)])
+	return unicode.IsSpace(r)
+}
+
+// csvStream is the CSV answer as a reader: each Read computes employees
+// (Fatos.rows, apurar) until it has rows to give, the department's total
+// row after the last. The listed employees (lo to hi) get rows; every
+// employee counts in the department's totals.
+type csvStream struct {
+	r      Relatorio
+	f      *Fatos
+	funcs  []employee.Funcionario
+	lo, hi int
+	next   int
+	done   bool
+	w      *csvWriter
+	read   int // bytes of w.out already read
+}
+
+func newCSVStream(r Relatorio, f *Fatos, funcs []employee.Funcionario, lo, hi int) *csvStream {
+	return &csvStream{r: r, f: f, funcs: funcs, lo: lo, hi: hi, w: newCSVWriter()}
+}
+
+// Read gives the next bytes of the CSV. A panic while computing ends the
+// answer with an error, which makes the server drop the connection: the
+// client sees a broken answer, never a short one.
+func (s *csvStream) Read(p []byte) (n int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			n, err = 0, fmt.Errorf("relatorio: csv: %v", v)
+		}
+	}()
+	if s.read == len(s.w.out) {
+		s.read, s.w.out = 0, s.w.out[:0]
+		for len(s.w.out) == 0 && !s.done {
+			s.step()
+		}
+		if len(s.w.out) == 0 {
+			return 0, io.EOF
+		}
+	}
+	n = copy(p, s.w.out[s.read:])
+	s.read += n
+	return n, nil
+}
+
+// step computes the next employee, writing his rows when he is listed, or
+// ends the CSV.
+func (s *csvStream) step() {
+	if s.next == len(s.funcs) {
+		s.done = true
+		s.w.department(s.r)
+		return
+	}
+	i := s.next
+	s.next++
+	listed := i >= s.lo && i < s.hi
+	days := s.f.rows(i, listed)
+	apurar(days, s.f.p)
+	var t Totais
+	for j := range days {
+		t.add(&days[j])
+		s.r.Totais.add(&days[j])
+	}
+	if listed {
+		s.w.employee(funcionario(s.funcs[i]), days, t)
+	}
 }
 
 // cell keeps a text from being read as a formula by a spreadsheet.
@@ -101,8 +261,6 @@ func fileName(s string) string {
 	}
 	return b.String()
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 func deref(s *string) string {
 	if s == nil {

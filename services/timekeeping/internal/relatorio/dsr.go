@@ -2,6 +2,7 @@ package relatorio
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -22,29 +23,49 @@ type DSR struct {
 func Antes(inicio time.Time) time.Time { return inicio.AddDate(0, 0, -core.DiasSemanaDSR) }
 
 // DSRs computes each employee's rest days from inicio to ate from the
-// computed days (read from Antes(inicio)), by employee. The days before
-// an employee's admission are no absences.
+// computed days (read from Antes(inicio)), in employee order as Days
+// gives them.
 func DSRs(days []Dia, p Params, inicio, ate time.Time) map[int64][]DSR {
-	ausente := map[int64]map[string]bool{}
-	for i := range days {
-		if d := &days[i]; d.ausencia && d.Data >= p.admissoes[d.FuncionarioID] {
-			if ausente[d.FuncionarioID] == nil {
-				ausente[d.FuncionarioID] = map[string]bool{}
-			}
-			ausente[d.FuncionarioID][d.Data] = true
+	runs := map[int64][]Dia{}
+	for i := 0; i < len(days); {
+		j := i + 1
+		for j < len(days) && days[j].FuncionarioID == days[i].FuncionarioID {
+			j++
 		}
+		runs[days[i].FuncionarioID] = days[i:j]
+		i = j
 	}
 	out := make(map[int64][]DSR, len(p.Funcionarios))
 	for _, id := range p.Funcionarios {
-		list := []DSR{}
-		for _, r := range core.DSRs(p.escalas[id], inicio, ate, ausente[id]) {
-			x := DSR{Data: r.Data.Format(time.DateOnly), Perdido: r.Perdido, Faltas: make([]string, 0, len(r.Faltas))}
-			for _, f := range r.Faltas {
-				x.Faltas = append(x.Faltas, f.Format(time.DateOnly))
-			}
-			list = append(list, x)
+		out[id] = dsrs(p.dsrOf(id, runs[id], inicio, ate))
+	}
+	return out
+}
+
+// dsrOf is employee id's rest days from inicio to ate (core.DSRsPor),
+// from his computed days. The days before his admission are no absences.
+func (p Params) dsrOf(id int64, days []Dia, inicio, ate time.Time) []core.DSR {
+	admissao := p.admissoes[id]
+	var ausente []int32 // a few unix days
+	for i := range days {
+		if d := &days[i]; d.ausencia && d.Data >= admissao {
+			ausente = append(ausente, unixDia(d.date()))
 		}
-		out[id] = list
+	}
+	return core.DSRsPor(p.escalas[id], inicio, ate, func(t time.Time) bool {
+		return len(ausente) > 0 && slices.Contains(ausente, unixDia(t))
+	})
+}
+
+// dsrs spells rest days out as the answers show them.
+func dsrs(ds []core.DSR) []DSR {
+	out := make([]DSR, 0, len(ds))
+	for _, r := range ds {
+		x := DSR{Data: r.Data.Format(time.DateOnly), Perdido: r.Perdido, Faltas: make([]string, 0, len(r.Faltas))}
+		for _, f := range r.Faltas {
+			x.Faltas = append(x.Faltas, f.Format(time.DateOnly))
+		}
+		out = append(out, x)
 	}
 	return out
 }

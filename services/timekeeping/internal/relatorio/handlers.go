@@ -111,8 +111,8 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	listed := q.pageOf(funcs)
-	if q.csv && len(listed)*q.days() > maxCSVRows {
+	lo, hi := q.pageOf(len(funcs))
+	if q.csv && (hi-lo)*q.days() > maxCSVRows {
 		return apierr.Invalid(map[string]string{"fim": "relatório grande demais para um CSV (" +
 			strconv.Itoa(maxCSVRows) + " linhas): encurte o período ou use pagina e tamanho"})
 	}
@@ -120,92 +120,78 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	days, totals, dsr, err := h.read(ctx, caller.EmpresaID, q, listed, funcs, escalas)
+	// The JSON reads from six days before inicio (Antes): the DSR of the
+	// period's first rest days looks back at those days' absences. The
+	// CSV has no DSR column.
+	from := Antes(q.inicio)
+	if q.csv {
+		from = q.inicio
+	}
+	fatos, err := h.store.Fatos(ctx, NewParams(caller.EmpresaID, from, q.ate, funcs, escalas))
 	if err != nil {
 		return err
-	}
-	var bancos map[int64]any
-	if h.banco != nil && !q.csv {
-		if bancos, err = h.banco.Relatorio(ctx, caller.EmpresaID, listed, escalas, q.inicio, q.ate, h.clock.Today(zone)); err != nil {
-			return err
-		}
 	}
 	out := Relatorio{
 		Departamento: Departamento{ID: dep.ID, Nome: dep.Nome},
 		Inicio:       q.inicio.Format(time.DateOnly),
 		Fim:          q.fim.Format(time.DateOnly),
 		FusoHorario:  zone.String(),
-		Totais:       totals,
-		Result:       page.NewResult(items(listed, days, dsr, bancos), q.page, len(funcs)),
 	}
 	if q.csv {
-		return writeCSV(c, out)
+		return streamCSV(c, out, newCSVStream(out, fatos, funcs, lo, hi))
 	}
+	var bancos map[int64]any
+	if h.banco != nil {
+		if bancos, err = h.banco.Relatorio(ctx, caller.EmpresaID, funcs[lo:hi], escalas, q.inicio, q.ate, h.clock.Today(zone)); err != nil {
+			return err
+		}
+	}
+	totals, itens := department(fatos, q, funcs, lo, hi, bancos)
+	out.Totais, out.Result = totals, page.NewResult(itens, q.page, len(funcs))
 	return c.JSON(out)
 }
 
-// read reads and computes the listed employees' days over the period and
-// the department's totals, with every employee's DSR (JSON only: the CSV
-// has no DSR column, and reads only its period).
-//
-// The JSON reads from six days before inicio (Antes): the DSR of the
-// period's first rest days looks back at those days' absences.
-func (h *Handlers) read(ctx context.Context, empresaID int64, q query, listed, funcs []employee.Funcionario,
-	escalas map[int64]*core.Escala) (days []Dia, totals Totais, dsr map[int64][]DSR, err error) {
-	from := Antes(q.inicio)
-	if q.csv {
-		from = q.inicio
+// department computes the JSON answer: every employee's days (read from
+// Antes(inicio)) and rest days, summed into the department's totals from
+// inicio with the rest days lost, and the items of the listed employees
+// (lo to hi), one employee at a time.
+func department(f *Fatos, q query, funcs []employee.Funcionario, lo, hi int, bancos map[int64]any) (Totais, []Item) {
+	var totals Totais
+	itens := make([]Item, 0, hi-lo)
+	listed := func(i int) bool { return i >= lo && i < hi }
+	for i, days := range f.Each(listed) {
+		apurar(days, f.p)
+		dsr := f.p.dsrOf(funcs[i].ID, days, q.inicio, q.ate)
+		days = Desde(days, q.inicio)
+		for j := range days {
+			totals.add(&days[j])
+		}
+		totals.DSRPerdidos += core.Perdidos(dsr)
+		if listed(i) {
+			itens = append(itens, item(funcs[i], cloneDias(days), dsrs(dsr), bancos[funcs[i].ID]))
+		}
 	}
-	pListed, pAll := NewParams(empresaID, from, q.ate, listed, escalas), NewParams(empresaID, from, q.ate, funcs, escalas)
-	days, facts, err := h.store.Report(ctx, pListed, pAll)
-	if err != nil {
-		return nil, Totais{}, nil, err
-	}
-	whole := len(pAll.Funcionarios) == len(pListed.Funcionarios) // then facts are days (Store.Report)
-	apurar(days, pListed)
-	if !whole {
-		apurar(facts, pAll)
-	}
-	if q.csv {
-		return days, Somar(facts), nil, nil
-	}
-	dsr = DSRs(facts, pAll, q.inicio, q.ate)
-	days = Desde(days, q.inicio)
-	if whole {
-		facts = days
-	} else {
-		facts = Desde(facts, q.inicio)
-	}
-	totals = Somar(facts)
-	for _, ds := range dsr {
-		totals.DSRPerdidos += perdidos(ds)
-	}
-	return days, totals, dsr, nil
+	return totals, itens
 }
 
-// items groups the day rows (ordered as listed) under their employees.
-// Each employee's days are his run of days, not a copy: a department's
-// CSV has tens of thousands of them.
-func items(listed []employee.Funcionario, days []Dia, dsr map[int64][]DSR, bancos map[int64]any) []Item {
-	out := make([]Item, 0, len(listed))
-	i := 0
-	for _, f := range listed {
-		it := Item{Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, Cargo: f.Cargo, CPF: f.CPF, Ativo: f.Ativo,
-			Segmento: f.Segmento}, Dias: []Dia{}, DSR: dsr[f.ID], BancoHoras: bancos[f.ID]}
-		if it.DSR == nil {
-			it.DSR = []DSR{}
-		}
-		it.Totais.DSRPerdidos = perdidos(it.DSR)
-		start := i
-		for ; i < len(days) && days[i].FuncionarioID == f.ID; i++ {
-			it.Totais.add(&days[i])
-		}
-		if i > start {
-			it.Dias = days[start:i:i]
-		}
-		out = append(out, it)
+// item is employee f's entry: his days (since the period's start) and
+// their totals, his rest days dsr and hour bank.
+func item(f employee.Funcionario, days []Dia, dsr []DSR, banco any) Item {
+	it := Item{Funcionario: funcionario(f), Dias: days, DSR: dsr, BancoHoras: banco}
+	if len(it.Dias) == 0 {
+		it.Dias = []Dia{}
 	}
-	return out
+	if it.DSR == nil {
+		it.DSR = []DSR{}
+	}
+	it.Totais = Somar(it.Dias)
+	it.Totais.DSRPerdidos = perdidos(it.DSR)
+	return it
+}
+
+// funcionario is f as the report names him.
+func funcionario(f employee.Funcionario) Funcionario {
+	return Funcionario{ID: f.ID, Nome: f.Nome, Cargo: f.Cargo, CPF: f.CPF, Ativo: f.Ativo, Segmento: f.Segmento}
 }
 
 // schedules fetches each distinct work schedule of funcs once, through

@@ -2,19 +2,15 @@ package relatorio
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
-	"github.com/ponto/ponto/services/timekeeping/internal/request"
 	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
-// Store runs the report's SQL.
+// Store runs the report's SQL (package reportsql).
 type Store struct{ db *pgxpool.Pool }
 
 // NewStore returns a Store on db.
@@ -68,16 +64,16 @@ type Dia struct {
 	marcas []int
 	fora   int
 	// The day's treatment, parallel to marcas (incluidas,
-	// desconsideradas) and its abonos (a whole day, or ranges in minutes
+	// desconsideradas: nil when no punch is one) and its abonos (a whole day, or ranges in minutes
 	// after the workday's local midnight).
 	incluidas, desconsideradas []bool
 	abonoDia                   bool
 	abonoInicios, abonoFins    []int
 	// ausencia is core.Apuracao.Ausencia, once computed.
 	ausencia bool
-	// data is Data as the civil date the SQL gave (UTC midnight), kept so
-	// that computing a department's tens of thousands of days does not
-	// parse each one back.
+	// data is Data as a civil date (UTC midnight), kept so that computing
+	// a department's tens of thousands of days does not parse each one
+	// back.
 	data time.Time
 }
 
@@ -103,103 +99,16 @@ type Totais struct {
 	DSRPerdidos int `json:"dsrPerdidos"`
 }
 
-// Report returns the rows of listed's employees and the rows of all's
-// without their punches (for the department's totals), both read from one
-// snapshot (a read-only repeatable-read transaction), so that the page and
-// the totals agree; all is not queried when it lists the same employees
-// over the same period.
-// JIT compilation is off for it: the planner cannot see how few rows the
-// arrays and the calendar give and would spend more time compiling than
-// running; work_mem lets the sorts of a large department stay in memory.
-func (s *Store) Report(ctx context.Context, listed, all Params) (days, facts []Dia, err error) {
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err = pgx.BeginTxFunc(ctx, s.db, opts, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, reportsql.Settings); err != nil {
-			return fmt.Errorf("relatorio: settings: %w", err)
-		}
-		if days, err = queryDays(ctx, tx, reportsql.DaysSQL, listed); err != nil {
-			return err
-		}
-		if len(all.Funcionarios) == len(listed.Funcionarios) && all.Inicio.Equal(listed.Inicio) && all.Fim.Equal(listed.Fim) {
-			facts = days
-		} else if facts, err = queryDays(ctx, tx, reportsql.FactsSQL, all); err != nil {
-			return err
-		}
-		return feriadosNacionais(ctx, tx, listed.EmpresaID, days, facts)
-	})
-	return days, facts, err
-}
-
 // Days returns the rows of p's employees with their punches, outside any
-// report (the timesheet of one employee).
+// report (the timesheet of one employee, the hour bank of a few).
 func (s *Store) Days(ctx context.Context, p Params) ([]Dia, error) {
+	f, err := s.Fatos(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	var days []Dia
-	err := pgx.BeginTxFunc(ctx, s.db, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		var err error
-		if days, err = queryDays(ctx, tx, reportsql.DaysSQL, p); err != nil {
-			return err
-		}
-		return feriadosNacionais(ctx, tx, p.EmpresaID, days)
-	})
-	return days, err
-}
-
-// feriadosNacionais names the national holiday of each day that is one
-// for the company (with the pontos facultativos it keeps) and has no
-// holiday of its own, whose name wins: the SQL reads only the company's.
-func feriadosNacionais(ctx context.Context, tx pgx.Tx, empresaID int64, lists ...[]Dia) error {
-	f, err := feriado.Facultativos(ctx, tx, empresaID)
-	if err != nil {
-		return err
+	for _, rows := range f.Each(func(int) bool { return true }) {
+		days = append(days, cloneDias(rows)...)
 	}
-	cal := core.NewCalendario(f)
-	for _, days := range lists {
-		for i := range days {
-			if d := &days[i]; d.Feriado == nil {
-				if nome, ok := cal.FeriadoEm(d.Data); ok {
-					d.Feriado = &nome
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// queryDays reads the day rows of sql straight into one slice, sized for
-// every employee on every date of the period (up to the largest CSV): a
-// department's CSV has tens of thousands of rows, and a Dia is large
-// enough for growing the slice, or scanning into a copy, to show in the
-// profile.
-func queryDays(ctx context.Context, tx pgx.Tx, sql string, p Params) ([]Dia, error) {
-	rows, err := tx.Query(ctx, sql, p.Args()...)
-	if err != nil {
-		return nil, fmt.Errorf("relatorio: days: %w", err)
-	}
-	defer rows.Close()
-	out := make([]Dia, 0, min(len(p.Funcionarios)*max(request.Days(p.Inicio, p.Fim), 0), maxCSVRows))
-	for rows.Next() {
-		out = append(out, Dia{})
-		if err := scanDia(rows, &out[len(out)-1]); err != nil {
-			return nil, fmt.Errorf("relatorio: days: %w", err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("relatorio: days: %w", err)
-	}
-	return p.keep(out), nil
-}
-
-// scanDia reads one row of selectRows into d.
-func scanDia(rows pgx.Rows, d *Dia) error {
-	var data time.Time
-	m := &d.Marcacoes
-	err := rows.Scan(&d.FuncionarioID, &data, &m.ids, &m.tipos, &m.registradas, &m.efetivas, &m.status,
-		&d.Falta, &d.AjustesPendentes, &d.marcas, &d.incluidas, &d.desconsideradas, &d.abonoDia, &d.abonoInicios,
-		&d.abonoFins, &d.DescansoMinutos, &d.fora, &d.Feriado)
-	if err != nil {
-		return err
-	}
-	d.Data, d.data = data.Format(time.DateOnly), data
-	m.locais, m.incluidas, m.desconsideradas = d.marcas, d.incluidas, d.desconsideradas
-	return m.check()
+	return days, nil
 }

@@ -4,9 +4,11 @@
 // absences and pending adjustments, with totals per employee and for the
 // department; JSON (paginated over employees) or CSV.
 //
-// PostgreSQL reads the period's facts (reportsql: each workday's punches
-// and the calendar); the record core computes each workday from them
-// (core.Apurar, in clt.go) and Go renders the rows.
+// PostgreSQL reads the period's facts (reportsql: the punches in one
+// read, and what the company recorded about the days); Go puts them in
+// order and builds each employee's days (Fatos), the record core computes
+// each workday from them (core.Apurar, in clt.go), and the answer is
+// rendered one employee at a time (the CSV streamed as it goes).
 package relatorio
 
 import (
@@ -88,14 +90,13 @@ func (q query) days() int {
 	return request.Days(q.inicio, q.ate)
 }
 
-// pageOf returns the employees the answer lists.
-func (q query) pageOf(all []employee.Funcionario) []employee.Funcionario {
+// pageOf returns the range of the n employees that the answer lists.
+func (q query) pageOf(n int) (lo, hi int) {
 	if !q.paginated {
-		return all
+		return 0, n
 	}
-	from := min(q.page.Offset(), len(all))
-	to := min(from+q.page.Limit(), len(all))
-	return all[from:to]
+	lo = min(q.page.Offset(), n)
+	return lo, min(lo+q.page.Limit(), n)
 }
 
 // escalasOf reads each schedule of escalas (by id) as the record core
@@ -116,25 +117,14 @@ func escalasOf(escalas map[int64]employee.Escala) (map[int64]*core.Escala, error
 // schedules are in escalas (by schedule id).
 func NewParams(empresaID int64, inicio, fim time.Time, funcs []employee.Funcionario, escalas map[int64]*core.Escala) Params {
 	p := Params{Params: reportsql.Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim,
-		Funcionarios: make([]int64, 0, len(funcs))}, escalas: map[int64]*core.Escala{}, admissoes: map[int64]string{}}
+		Funcionarios: make([]int64, 0, len(funcs))}, escalas: make(map[int64]*core.Escala, len(funcs)),
+		admissoes: map[int64]string{}}
 	for _, f := range funcs {
 		p.Funcionarios = append(p.Funcionarios, f.ID)
 		if d, ok := f.Admissao(); ok {
 			p.admissoes[f.ID] = d.Format(time.DateOnly)
 		}
-		e := escalas[f.EscalaTrabalhoID]
-		p.escalas[f.ID] = e
-		if e == nil {
-			continue
-		}
-		for dia, t := range e.Semana {
-			// A 12x36's working days are not weekdays: every date gives a
-			// row, and keep drops the cycle's rest days left empty.
-			if t != nil || e.Ciclo != nil {
-				p.EscalaFuncionario = append(p.EscalaFuncionario, f.ID)
-				p.EscalaDia = append(p.EscalaDia, int32(dia))
-			}
-		}
+		p.escalas[f.ID] = escalas[f.EscalaTrabalhoID]
 	}
 	return p
 }
@@ -147,21 +137,4 @@ func ParamsFor(empresaID int64, inicio, fim time.Time, f employee.Funcionario, e
 		return Params{}, err
 	}
 	return NewParams(empresaID, inicio, fim, []employee.Funcionario{f}, escalas), nil
-}
-
-// keep drops the rows of a 12x36 employee's rest days with nothing on
-// them (no punch, absence or abono), as the SQL does for a weekly
-// schedule's rest days.
-func (p Params) keep(days []Dia) []Dia {
-	out := days[:0]
-	for _, d := range days {
-		if e := p.escalas[d.FuncionarioID]; e != nil && e.Ciclo != nil && len(d.marcas) == 0 && !d.Falta && !d.abonoDia &&
-			len(d.abonoInicios) == 0 {
-			if data, err := time.Parse(time.DateOnly, d.Data); err == nil && e.Turno(data) == nil {
-				continue
-			}
-		}
-		out = append(out, d)
-	}
-	return out
 }

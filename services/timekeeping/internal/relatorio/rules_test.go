@@ -22,8 +22,8 @@ func TestParamsFromSchedules(t *testing.T) {
 		t.Fatalf("schedule %+v %+v", e.Semana[0], e.Semana[1])
 	}
 	p := NewParams(1, time.Time{}, time.Time{}, []employee.Funcionario{{ID: 9, EscalaTrabalhoID: 3}}, escalas)
-	if !slices.Equal(p.EscalaFuncionario, []int64{9, 9}) || !slices.Equal(p.EscalaDia, []int32{0, 1}) {
-		t.Fatalf("params %+v", p.Params)
+	if !slices.Equal(p.Funcionarios, []int64{9}) || p.escalas[9] != e {
+		t.Fatalf("params %+v, schedules %v", p.Params, p.escalas)
 	}
 	if _, err := escalasOf(map[int64]employee.Escala{1: {Horarios: []employee.Horario{{Entrada: "8h"}}}}); err == nil {
 		t.Fatal("a malformed entrada was accepted")
