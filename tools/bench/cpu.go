@@ -89,6 +89,15 @@ func backendsCPU(ctx context.Context, db *pgxpool.Pool, dbs []string) time.Durat
 // CPUPerOp is a workload's CPU milliseconds per operation by process.
 type CPUPerOp map[string]float64
 
+// total is the CPU of every process.
+func (c CPUPerOp) total() float64 {
+	t := 0.0
+	for _, v := range c {
+		t += v
+	}
+	return t
+}
+
 // perOp turns two samples around n operations into milliseconds per op,
 // leaving out processes that spent nothing.
 func perOp(before, after cpuSample, n int64) CPUPerOp {

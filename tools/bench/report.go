@@ -70,6 +70,8 @@ type ReportFloor struct {
 	Rows     int64  `json:"linhas"`
 	Settings string `json:"settings"`
 	load.Result
+	// CPU is PostgreSQL's and the benchmark's CPU per execution.
+	CPU CPUPerOp `json:"cpuMsPorExecucao,omitempty"`
 	// Raw is the floor under it: the ordered read of the punches the
 	// report covers (floor.RawSQL), timed in the same run.
 	Raw *RawFloor `json:"leituraOrdenada,omitempty"`
@@ -79,6 +81,7 @@ type ReportFloor struct {
 type RawFloor struct {
 	Rows int64 `json:"linhas"`
 	load.Result
+	CPU CPUPerOp `json:"cpuMsPorExecucao,omitempty"`
 }
 
 // Row is one workload in one column.
@@ -95,7 +98,11 @@ type Row struct {
 	// RatioRaw is a report's p50 over its raw read's p50 (the floor
 	// under its SQL: ReportFloor.Raw).
 	RatioRaw *float64 `json:"razaoLeitura,omitempty"`
-	LoadAvg  float64  `json:"cargaMedia1min"`
+	// RatioRawCPU is a report's CPU per request (every process) over its
+	// raw read's (PostgreSQL and the reading client): the same comparison
+	// in the figure the machine's load moves least.
+	RatioRawCPU *float64 `json:"razaoLeituraCPU,omitempty"`
+	LoadAvg     float64  `json:"cargaMedia1min"`
 	// CPU is each process's CPU milliseconds per operation over the
 	// measured part (the services, "postgres": the backends of the run's
 	// databases, "bench": the load generator and the in-process gateway).
@@ -157,6 +164,10 @@ func (rep *Report) add(w workload, column string, res load.Result, cpu CPUPerOp,
 			if f.Raw != nil && f.Raw.P50Ms > 0 {
 				raw := res.P50Ms / f.Raw.P50Ms
 				row.RatioRaw = &raw
+			}
+			if f.Raw != nil && f.Raw.CPU.total() > 0 && cpu.total() > 0 {
+				v := cpu.total() / f.Raw.CPU.total()
+				row.RatioRawCPU = &v
 			}
 		}
 	}
@@ -345,16 +356,20 @@ func (rep *Report) printReportRatios(w io.Writer) {
 			continue
 		}
 		if !header {
-			fmt.Fprintf(w, "\nrelatórios contra os dois pisos (p50, porta do próprio serviço):\n")
-			fmt.Fprintf(w, "%-44s %14s %14s\n", "", "÷ leitura", "÷ SQL")
+			fmt.Fprintf(w, "\nrelatórios contra os dois pisos (p50, porta do próprio serviço; CPU: todos os processos):\n")
+			fmt.Fprintf(w, "%-44s %14s %14s %16s\n", "", "÷ leitura", "÷ SQL", "CPU ÷ leitura")
 			header = true
 		}
-		raw := "—"
-		if row.RatioRaw != nil {
-			raw = fmt.Sprintf("%.2f×", *row.RatioRaw)
-		}
-		fmt.Fprintf(w, "%-44s %14s %14s\n", row.Title, raw, fmt.Sprintf("%.2f×", *row.Ratio))
+		fmt.Fprintf(w, "%-44s %14s %14s %16s\n", row.Title, times(row.RatioRaw), times(row.Ratio), times(row.RatioRawCPU))
 	}
+}
+
+// times is a ratio as the tables print it, "—" without one.
+func times(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", *v)
 }
 
 // printCPU shows where each operation's CPU went, on the services' own
@@ -384,6 +399,14 @@ func (rep *Report) printCPU(w io.Writer) {
 	for _, pg := range rep.Floors.PGBench {
 		cpu := CPUPerOp{"postgres": pg.CPU["postgres"], "bench": pg.CPU["pgbench"]}
 		line("pgbench, antes de "+pg.Workload+" (bench = pgbench)", cpu)
+	}
+	for _, f := range rep.Floors.Report {
+		if f.CPU != nil {
+			line("piso: SQL do "+f.Name, f.CPU)
+		}
+		if f.Raw != nil && f.Raw.CPU != nil {
+			line("piso: leitura ordenada ("+f.Name+")", f.Raw.CPU)
+		}
 	}
 	for _, row := range rep.Rows {
 		if row.Column == ColumnService && row.CPU != nil {

@@ -20,7 +20,7 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 	rep.Floors.PGBench = append(rep.Floors.PGBench,
 		PGBenchFloor{Workload: "clockin-cold", PGBenchResult: floor.PGBenchResult{TPS: 10000}})
 	rep.Floors.Report = []ReportFloor{{Name: "report-json", Result: load.Result{P50Ms: 100},
-		Raw: &RawFloor{Rows: 30000, Result: load.Result{P50Ms: 80}}}}
+		Raw: &RawFloor{Rows: 30000, Result: load.Result{P50Ms: 80}, CPU: CPUPerOp{"postgres": 40, "bench": 10}}}}
 	cold := workload{name: "clockin-cold", title: "cold", conns: 64, floor: "pgbench", serviceOnly: true}
 	spread := workload{name: "clockin-spread", title: "spread", conns: 64, floor: "pgbench"}
 	single := workload{name: "clockin-single", title: "single", conns: 64, floor: "pgbench"}
@@ -28,7 +28,7 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 	rep.add(spread, ColumnService, load.Result{RPS: 5000, P50Ms: 9, P99Ms: 14}, CPUPerOp{"timekeeping": 0.5}, 1)
 	rep.add(spread, ColumnGateway, load.Result{RPS: 1000, P99Ms: 90, Errors: 2}, nil, 1)
 	rep.add(single, ColumnService, load.Result{RPS: 1600}, nil, 1)
-	rep.add(report, ColumnService, load.Result{P50Ms: 160}, nil, 1)
+	rep.add(report, ColumnService, load.Result{P50Ms: 160}, CPUPerOp{"timekeeping": 75, "postgres": 50}, 1)
 	rep.add(cold, ColumnService, load.Result{RPS: 6500, P99Ms: 16}, nil, 1)
 	rep.finish(&runner{started: time.Now()})
 
@@ -56,7 +56,9 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 	var out bytes.Buffer
 	rep.Print(&out)
 	for _, want := range []string{"0123456789ab", "10000 tps", "spread", "0.500", "1.60×", "[NÃO]", "docs/performance.md", "0.500",
-		"leitura ordenada das marcações", "2.00×", "cold"} {
+		"leitura ordenada das marcações", "2.00×", "cold",
+		"2.50×", // CPU: 125 ms per report over 50 per raw read
+	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

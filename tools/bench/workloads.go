@@ -525,23 +525,45 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 		from = r.data.Inicio.AddDate(0, 0, -core.DiasSemanaDSR)
 	}
 	r.logf("piso: SQL do relatório (%s), %d funcionários listados, totais de %d", name, listed, len(st.staff))
-	res, rows, err := floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(st.staff, from), r.opts.Duration)
+	var res load.Result
+	var rows int64
+	cpu, err := r.floorCPU(ctx, &res.Ops, func() (err error) {
+		res, rows, err = floor.TimeReport(ctx, r.pools["timekeeping"], st.sql, st.params(st.staff, from), r.opts.Duration)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("SQL do relatório: %w", err)
 	}
 	f := ReportFloor{Name: name, Listed: listed, All: len(st.staff), Rows: rows, Settings: st.sql.Settings,
-		Result: res}
+		Result: res, CPU: cpu}
 	// The raw read covers the punches of the report's period for every
 	// employee of the department: the totals need all of them.
 	r.logf("piso: leitura ordenada das marcações (%s), %d funcionários", name, len(st.staff))
-	raw, rawRows, err := floor.TimeRaw(ctx, r.pools["timekeeping"], st.sql.Settings, st.params(st.staff, r.data.Inicio),
-		r.opts.Duration)
+	raw := &RawFloor{}
+	raw.CPU, err = r.floorCPU(ctx, &raw.Ops, func() (err error) {
+		raw.Result, raw.Rows, err = floor.TimeRaw(ctx, r.pools["timekeeping"], st.sql.Settings,
+			st.params(st.staff, r.data.Inicio), r.opts.Duration)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("leitura ordenada das marcações: %w", err)
 	}
-	f.Raw = &RawFloor{Rows: rawRows, Result: raw}
+	f.Raw = raw
 	rep.Floors.Report = append(rep.Floors.Report, f)
 	return nil
+}
+
+// floorCPU runs a floor's timing and returns the CPU per execution
+// (*ops of them once it ran) of PostgreSQL's backends and of the
+// benchmark, which reads the rows: the floor's cost, comparable with a
+// report's CPU per request when the machine's load moves wall times.
+func (r *runner) floorCPU(ctx context.Context, ops *int64, run func() error) (CPUPerOp, error) {
+	before := r.sampleCPU(ctx)
+	if err := run(); err != nil {
+		return nil, err
+	}
+	all := perOp(before, r.sampleCPU(ctx), *ops)
+	return CPUPerOp{"postgres": all["postgres"], "bench": all["bench"]}, nil
 }
 
 // reportOp is GET /registropontos/departamento/{departamento} for the
