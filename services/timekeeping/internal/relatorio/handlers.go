@@ -10,8 +10,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -113,8 +113,8 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	}
 	lo, hi := q.pageOf(len(funcs))
 	if q.csv && (hi-lo)*q.days() > maxCSVRows {
-		return apierr.Invalid(map[string]string{"fim": "relatório grande demais para um CSV (" +
-			strconv.Itoa(maxCSVRows) + " linhas): encurte o período ou use pagina e tamanho"})
+		return domainerr.InvalidField("fim", "relatório grande demais para um CSV ("+
+			strconv.Itoa(maxCSVRows)+" linhas): encurte o período ou use pagina e tamanho")
 	}
 	escalas, err := h.schedules(ctx, funcs)
 	if err != nil {

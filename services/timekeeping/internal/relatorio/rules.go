@@ -19,7 +19,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
@@ -57,7 +57,7 @@ func readQuery(c *fiber.Ctx, today time.Time) (query, error) {
 	nome, err := url.PathUnescape(c.Params("departamento"))
 	n := utf8.RuneCountInString(nome)
 	if err != nil || !utf8.ValidString(nome) || strings.TrimSpace(nome) == "" || n > departamentoM {
-		return q, apierr.Invalid(map[string]string{"departamento": "nome de departamento inválido (1 a 100 caracteres)"})
+		return q, domainerr.InvalidField("departamento", "nome de departamento inválido (1 a 100 caracteres)")
 	}
 	q.departamento = nome
 	if q.inicio, q.fim, err = request.Period(c, today, maxDays); err != nil {
@@ -72,7 +72,7 @@ func readQuery(c *fiber.Ctx, today time.Time) (query, error) {
 	case "csv":
 		q.csv = true
 	default:
-		return q, apierr.Invalid(map[string]string{"formato": "use json ou csv"})
+		return q, domainerr.InvalidField("formato", "use json ou csv")
 	}
 	if q.page, err = page.FromQuery(c); err != nil {
 		return q, err
@@ -106,7 +106,7 @@ func escalasOf(escalas map[int64]employee.Escala) (map[int64]*core.Escala, error
 	for id, e := range escalas {
 		c := e.Core()
 		if c == nil && len(e.Horarios) > 0 {
-			return nil, apierr.BadGateway("employee", errBadSchedule)
+			return nil, domainerr.BadDependency("employee", errBadSchedule)
 		}
 		out[id] = c
 	}
