@@ -22,6 +22,9 @@ type Error struct {
 	// Empresas are the choices of a 409 that asks the client which
 	// employer it means (an e-mail shared by several employments).
 	Empresas []Choice `json:"empresas,omitempty"`
+	// Esperada is the sequence a 409 evento_fora_de_ordem asks for next
+	// (timekeeping's POST /internal/eventos).
+	Esperada int64 `json:"esperada,omitempty"`
 	// Err is the cause, kept for logs; it never reaches the client.
 	Err error `json:"-"`
 	// RetryAfter, in seconds, is sent as the Retry-After header when set.
