@@ -3,7 +3,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # Every module of the workspace (go.work).
-MODULES := pkg services/auth services/company-billing services/employee services/media services/timekeeping services/web tools
+MODULES := pkg services/auth services/auth/internalapi services/company-billing services/company-billing/internalapi \
+	services/employee services/employee/internalapi services/media services/timekeeping services/timekeeping/internalapi \
+	services/web tools
 PACKAGES := $(addprefix ./,$(addsuffix /...,$(MODULES)))
 
 # Development servers, built from source with `go install` at pinned

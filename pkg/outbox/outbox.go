@@ -12,7 +12,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -41,62 +40,16 @@ CREATE INDEX outbox_eventos_pendentes ON outbox_eventos (empresa_id, sequencia) 
 INSERT INTO table_access (table_name, access) VALUES ('outbox_sequencias', 'read_write'), ('outbox_eventos', 'read_write');
 `
 
-// Event types of the wire contract (docs/internal-api.md).
-const (
-	FuncionarioIncluido = "funcionario.incluido"
-	FuncionarioAlterado = "funcionario.alterado"
-	FuncionarioExcluido = "funcionario.excluido"
-	EmpresaIncluida     = "empresa.incluida"
-	EmpresaAlterada     = "empresa.alterada"
-)
-
-// Funcionario is the employee an event is about.
-type Funcionario struct {
-	ID   int64  `json:"id"`
-	Nome string `json:"nome"`
-	CPF  string `json:"cpf"`
-}
-
-// Pessoa is the person responsible for a company.
-type Pessoa struct {
-	Nome string `json:"nome"`
-	CPF  string `json:"cpf"`
-}
-
-// Empresa is the employer identification an event carries (AFD type 2).
-type Empresa struct {
-	CNPJ        string `json:"cnpj"`
-	RazaoSocial string `json:"razaoSocial"`
-	// Local is the place where the services are rendered: the company's
-	// address when it has one, else "".
-	Local string `json:"local"`
-	// CNO is the CEI/CAEPF/CNO, when there is one.
-	CNO         string  `json:"cno"`
-	Responsavel *Pessoa `json:"responsavel"`
-}
-
-// Enqueue writes an event about a funcionario into tx.
-func EnqueueFuncionario(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, f Funcionario) error {
-	if !strings.HasPrefix(tipo, "funcionario.") {
-		return fmt.Errorf("outbox: %q is not an employee event", tipo)
-	}
-	return enqueue(ctx, tx, empresaID, tipo, map[string]any{"funcionario": f})
-}
-
-// EnqueueEmpresa writes an event about the company itself into tx.
-func EnqueueEmpresa(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, e Empresa) error {
-	if !strings.HasPrefix(tipo, "empresa.") {
-		return fmt.Errorf("outbox: %q is not a company event", tipo)
-	}
-	return enqueue(ctx, tx, empresaID, tipo, map[string]any{"empresa": e})
-}
-
-// enqueue takes the company's next sequence and stores the event, both
-// inside tx. The counter row stays locked until tx ends, so concurrent
-// changes of one company queue behind each other: sequences follow the
-// commit order and a rolled-back change leaves no gap. ocorrido_em is
-// read after the lock, so it grows with the sequence.
-func enqueue(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, dados map[string]any) error {
+// Enqueue writes an event of type tipo about company empresaID into tx.
+// dados is its payload, stored as JSON and sent with the event (the wire
+// types are timekeeping's: services/timekeeping/internalapi, Payload).
+//
+// It takes the company's next sequence and stores the event, both inside
+// tx. The counter row stays locked until tx ends, so concurrent changes
+// of one company queue behind each other: sequences follow the commit
+// order and a rolled-back change leaves no gap. ocorrido_em is read after
+// the lock, so it grows with the sequence.
+func Enqueue(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, dados any) error {
 	body, err := json.Marshal(dados)
 	if err != nil {
 		return fmt.Errorf("outbox: encode %s: %w", tipo, err)

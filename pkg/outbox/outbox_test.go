@@ -2,6 +2,8 @@ package outbox_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/outbox/outboxtest"
@@ -30,18 +33,35 @@ func config(url string) outbox.Config {
 		BackoffMax: time.Nanosecond, Timeout: 2 * time.Second, Batch: 3}
 }
 
-func newRelay(t *testing.T, db *pgxpool.Pool, url string) (*outbox.Relay, *prometheus.Registry) {
+// newRelay is employee's relay delivering to rcv in process.
+func newRelay(t *testing.T, db *pgxpool.Pool, rcv outbox.Sender) (*outbox.Relay, *prometheus.Registry) {
 	t.Helper()
 	reg := prometheus.NewRegistry()
-	r := outbox.NewRelay(db, "employee", config(url), slog.New(slog.DiscardHandler))
+	r := outbox.NewRelay(db, "employee", config("http://timekeeping.test"), rcv, slog.New(slog.DiscardHandler))
 	reg.MustRegister(r.Collectors()...)
 	return r, reg
 }
 
-func enqueue(t *testing.T, db *pgxpool.Pool, empresaID int64, tipo string, f outbox.Funcionario) {
+// funcionario is an employee event's payload.
+type funcionario struct {
+	ID   int64  `json:"id"`
+	Nome string `json:"nome"`
+	CPF  string `json:"cpf"`
+}
+
+// Event types the tests write.
+const (
+	incluido = "funcionario.incluido"
+	alterado = "funcionario.alterado"
+	excluido = "funcionario.excluido"
+)
+
+func payload(f funcionario) map[string]any { return map[string]any{"funcionario": f} }
+
+func enqueue(t *testing.T, db *pgxpool.Pool, empresaID int64, tipo string, f funcionario) {
 	t.Helper()
 	err := pgx.BeginFunc(t.Context(), db, func(tx pgx.Tx) error {
-		return outbox.EnqueueFuncionario(t.Context(), tx, empresaID, tipo, f)
+		return outbox.Enqueue(t.Context(), tx, empresaID, tipo, payload(f))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -113,11 +133,11 @@ func sequences(evs []map[string]any, empresaID int64) []int64 {
 func TestSequenceIsPerCompanyAndGaplessAcrossRollbacks(t *testing.T) {
 	db := newDB(t)
 	ctx := t.Context()
-	enqueue(t, db, 7, outbox.FuncionarioIncluido, outbox.Funcionario{ID: 1, Nome: "Ana", CPF: "529.982.247-25"})
+	enqueue(t, db, 7, incluido, funcionario{ID: 1, Nome: "Ana", CPF: "529.982.247-25"})
 	// A change that rolls back takes its event and its number with it.
 	rollback := fmt.Errorf("rollback")
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		if err := outbox.EnqueueFuncionario(ctx, tx, 7, outbox.FuncionarioAlterado, outbox.Funcionario{ID: 1}); err != nil {
+		if err := outbox.Enqueue(ctx, tx, 7, alterado, payload(funcionario{ID: 1})); err != nil {
 			return err
 		}
 		return rollback
@@ -125,8 +145,8 @@ func TestSequenceIsPerCompanyAndGaplessAcrossRollbacks(t *testing.T) {
 	if err != rollback {
 		t.Fatalf("err = %v", err)
 	}
-	enqueue(t, db, 8, outbox.FuncionarioIncluido, outbox.Funcionario{ID: 2, Nome: "Bia", CPF: "111.444.777-35"})
-	enqueue(t, db, 7, outbox.FuncionarioAlterado, outbox.Funcionario{ID: 1, Nome: "Ana Maria", CPF: "529.982.247-25"})
+	enqueue(t, db, 8, incluido, funcionario{ID: 2, Nome: "Bia", CPF: "111.444.777-35"})
+	enqueue(t, db, 7, alterado, funcionario{ID: 1, Nome: "Ana Maria", CPF: "529.982.247-25"})
 
 	rows, _ := db.Query(ctx, `SELECT empresa_id, sequencia, tipo FROM outbox_eventos ORDER BY id`)
 	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
@@ -142,9 +162,6 @@ func TestSequenceIsPerCompanyAndGaplessAcrossRollbacks(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("events = %v; want %v", got, want)
 	}
-	if err := outbox.EnqueueEmpresa(ctx, nil, 7, outbox.FuncionarioAlterado, outbox.Empresa{}); err == nil {
-		t.Fatal("an employee type accepted as a company event")
-	}
 }
 
 // Concurrent changes of one company queue on its counter: every
@@ -156,7 +173,7 @@ func TestConcurrentChangesOfOneCompanyAreNumberedInCommitOrder(t *testing.T) {
 	for i := range 20 {
 		wg.Go(func() {
 			err := pgx.BeginFunc(t.Context(), db, func(tx pgx.Tx) error {
-				if err := outbox.EnqueueFuncionario(t.Context(), tx, 7, outbox.FuncionarioIncluido, outbox.Funcionario{ID: int64(i)}); err != nil {
+				if err := outbox.Enqueue(t.Context(), tx, 7, incluido, payload(funcionario{ID: int64(i)})); err != nil {
 					return err
 				}
 				if i%4 == 0 {
@@ -183,40 +200,44 @@ func TestConcurrentChangesOfOneCompanyAreNumberedInCommitOrder(t *testing.T) {
 	}
 }
 
-func TestWireFormat(t *testing.T) {
+// recorder is a Sender that keeps what it is given and answers 200.
+type recorder struct{ got []outbox.Event }
+
+func (r *recorder) Send(_ context.Context, e outbox.Event) error {
+	r.got = append(r.got, e)
+	return nil
+}
+
+// The sender gets the envelope (the id made of the source and the row,
+// the company, its sequence, when and what) and the payload as stored.
+func TestSenderGetsTheEventAsStored(t *testing.T) {
 	db := newDB(t)
-	rcv := outboxtest.NewReceiver(t)
-	relay, _ := newRelay(t, db, rcv.URL())
+	var rec recorder
+	relay := outbox.NewRelay(db, "company-billing", config("http://timekeeping.test"), &rec, slog.New(slog.DiscardHandler))
+	empresa := map[string]any{"empresa": map[string]any{"cnpj": "11.222.333/0001-81", "razaoSocial": "Padaria Ltda"}}
 	err := pgx.BeginFunc(t.Context(), db, func(tx pgx.Tx) error {
-		return outbox.EnqueueEmpresa(t.Context(), tx, 7, outbox.EmpresaIncluida, outbox.Empresa{
-			CNPJ: "11.222.333/0001-81", RazaoSocial: "Padaria Ltda",
-			Responsavel: &outbox.Pessoa{Nome: "Ana", CPF: "529.982.247-25"}})
+		return outbox.Enqueue(t.Context(), tx, 7, "empresa.incluida", empresa)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pass(t, relay)
-	got := rcv.Applied()
-	if len(got) != 1 {
-		t.Fatalf("applied %d events; want 1", len(got))
+	if len(rec.got) != 1 {
+		t.Fatalf("sent %d events; want 1", len(rec.got))
 	}
-	ev := got[0]
 	var id int64
-	if err := db.QueryRow(t.Context(), `SELECT id FROM outbox_eventos`).Scan(&id); err != nil {
+	var at time.Time
+	if err := db.QueryRow(t.Context(), `SELECT id, ocorrido_em FROM outbox_eventos`).Scan(&id, &at); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := time.Parse("2006-01-02T15:04:05.000Z", ev["ocorridoEm"].(string)); err != nil {
-		t.Errorf("ocorridoEm %v: %v", ev["ocorridoEm"], err)
+	e := rec.got[0]
+	if e.ID != fmt.Sprintf("company-billing:%d", id) || e.Origem != "company-billing" || e.EmpresaID != 7 ||
+		e.Sequencia != 1 || e.Tipo != "empresa.incluida" || !e.OcorridoEm.Equal(at) {
+		t.Fatalf("event = %+v (row %d at %v)", e, id, at)
 	}
-	delete(ev, "ocorridoEm")
-	want := map[string]any{
-		"id": fmt.Sprintf("employee:%d", id), "origem": "employee", "empresaId": 7.0, "sequencia": 1.0,
-		"tipo": "empresa.incluida",
-		"empresa": map[string]any{"cnpj": "11.222.333/0001-81", "razaoSocial": "Padaria Ltda", "local": "", "cno": "",
-			"responsavel": map[string]any{"nome": "Ana", "cpf": "529.982.247-25"}},
-	}
-	if fmt.Sprint(ev) != fmt.Sprint(want) {
-		t.Fatalf("event = %v\nwant %v", ev, want)
+	var dados map[string]any
+	if err := json.Unmarshal(e.Dados, &dados); err != nil || fmt.Sprint(dados) != fmt.Sprint(empresa) {
+		t.Fatalf("dados = %s (%v); want %v", e.Dados, err, empresa)
 	}
 }
 
@@ -226,9 +247,9 @@ func TestReceiverDownKeepsEventsThenDeliversOnceInOrder(t *testing.T) {
 	db := newDB(t)
 	rcv := outboxtest.NewReceiver(t)
 	rcv.SetDown(true)
-	relay, reg := newRelay(t, db, rcv.URL())
+	relay, reg := newRelay(t, db, rcv)
 	for i := range 10 {
-		enqueue(t, db, 7, outbox.FuncionarioIncluido, outbox.Funcionario{ID: int64(i + 1), Nome: fmt.Sprint("F", i)})
+		enqueue(t, db, 7, incluido, funcionario{ID: int64(i + 1), Nome: fmt.Sprint("F", i)})
 	}
 	for range 3 {
 		pass(t, relay)
@@ -274,9 +295,9 @@ func TestReceiverDownKeepsEventsThenDeliversOnceInOrder(t *testing.T) {
 func TestRepeatAfterLostMarkIsAppliedOnce(t *testing.T) {
 	db := newDB(t)
 	rcv := outboxtest.NewReceiver(t)
-	relay, _ := newRelay(t, db, rcv.URL())
-	enqueue(t, db, 7, outbox.FuncionarioIncluido, outbox.Funcionario{ID: 1})
-	enqueue(t, db, 7, outbox.FuncionarioAlterado, outbox.Funcionario{ID: 1})
+	relay, _ := newRelay(t, db, rcv)
+	enqueue(t, db, 7, incluido, funcionario{ID: 1})
+	enqueue(t, db, 7, alterado, funcionario{ID: 1})
 	pass(t, relay)
 	if _, err := db.Exec(t.Context(), `UPDATE outbox_eventos SET enviado_em = NULL`); err != nil {
 		t.Fatal(err)
@@ -299,12 +320,12 @@ func TestRepeatAfterLostMarkIsAppliedOnce(t *testing.T) {
 func TestOutOfOrderAnswerResendsFromTheExpectedSequence(t *testing.T) {
 	db := newDB(t)
 	rcv := outboxtest.NewReceiver(t)
-	relay, reg := newRelay(t, db, rcv.URL())
-	enqueue(t, db, 7, outbox.FuncionarioIncluido, outbox.Funcionario{ID: 1})
-	enqueue(t, db, 7, outbox.FuncionarioAlterado, outbox.Funcionario{ID: 1})
+	relay, reg := newRelay(t, db, rcv)
+	enqueue(t, db, 7, incluido, funcionario{ID: 1})
+	enqueue(t, db, 7, alterado, funcionario{ID: 1})
 	pass(t, relay)
 	rcv.Reset()
-	enqueue(t, db, 7, outbox.FuncionarioExcluido, outbox.Funcionario{ID: 1})
+	enqueue(t, db, 7, excluido, funcionario{ID: 1})
 	pass(t, relay) // 409 esperada 1
 	if f := failures(t, reg, outbox.ReasonOutOfOrder); f != 1 {
 		t.Fatalf("out-of-order failures = %v; want 1", f)
@@ -320,10 +341,10 @@ func TestOutOfOrderAnswerResendsFromTheExpectedSequence(t *testing.T) {
 func TestRejectedEventIsKeptAndHoldsOnlyItsCompany(t *testing.T) {
 	db := newDB(t)
 	rcv := outboxtest.NewReceiver(t)
-	relay, reg := newRelay(t, db, rcv.URL())
-	enqueue(t, db, 7, outbox.FuncionarioIncluido, outbox.Funcionario{ID: 1})
-	enqueue(t, db, 7, outbox.FuncionarioAlterado, outbox.Funcionario{ID: 1})
-	enqueue(t, db, 8, outbox.FuncionarioIncluido, outbox.Funcionario{ID: 2})
+	relay, reg := newRelay(t, db, rcv)
+	enqueue(t, db, 7, incluido, funcionario{ID: 1})
+	enqueue(t, db, 7, alterado, funcionario{ID: 1})
+	enqueue(t, db, 8, incluido, funcionario{ID: 2})
 	var first int64
 	if err := db.QueryRow(t.Context(), `SELECT min(id) FROM outbox_eventos`).Scan(&first); err != nil {
 		t.Fatal(err)
@@ -357,13 +378,13 @@ func TestReplicasDeliverEachEventOnceInOrder(t *testing.T) {
 	rcv := outboxtest.NewReceiver(t)
 	for e := range int64(4) {
 		for i := range 15 {
-			enqueue(t, db, e+1, outbox.FuncionarioIncluido, outbox.Funcionario{ID: int64(i)})
+			enqueue(t, db, e+1, incluido, funcionario{ID: int64(i)})
 		}
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	for range 3 {
-		relay, _ := newRelay(t, db, rcv.URL())
+		relay, _ := newRelay(t, db, rcv)
 		wg.Go(func() { relay.Run(ctx) })
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -402,5 +423,41 @@ func TestConfigValidate(t *testing.T) {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// failing is a Sender that fails with err.
+type failing struct{ err error }
+
+func (f failing) Send(context.Context, outbox.Event) error { return f.err }
+
+// Each failure of the sender is counted under its reason, and the event
+// stays pending.
+func TestFailuresAreCountedByReason(t *testing.T) {
+	for _, c := range []struct {
+		reason string
+		err    error
+	}{
+		{outbox.ReasonRejected, apierr.BadRequest("evento_invalido", "evento inválido")},
+		{outbox.ReasonRejected, errors.New("the sender could not encode the event")},
+		{outbox.ReasonBadAnswer, apierr.BadGateway("timekeeping", errors.New("200 without aplicado"))},
+		{outbox.ReasonUnavailable, apierr.Unavailable("timekeeping", errors.New("connection refused"))},
+		{outbox.ReasonOutOfOrder, &outbox.OutOfOrder{Esperada: 1}},
+	} {
+		reason, err := c.reason, c.err
+		t.Run(reason, func(t *testing.T) {
+			db := newDB(t)
+			reg := prometheus.NewRegistry()
+			relay := outbox.NewRelay(db, "employee", config("http://timekeeping.test"), failing{err}, slog.New(slog.DiscardHandler))
+			reg.MustRegister(relay.Collectors()...)
+			enqueue(t, db, 7, incluido, funcionario{ID: 1})
+			pass(t, relay)
+			if f := failures(t, reg, reason); f != 1 {
+				t.Fatalf("%s failures = %v; want 1", reason, f)
+			}
+			if p := gauge(t, reg, "outbox_pending_events"); p != 1 {
+				t.Fatalf("pending = %v; want 1", p)
+			}
+		})
 	}
 }

@@ -5,22 +5,55 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/svcclient"
 )
 
-// Path is timekeeping's internal route that receives the events.
-const Path = "/internal/eventos"
+// Event is a pending event as the relay hands it to its Sender.
+type Event struct {
+	// ID is unique per source service: "<origem>:<row id>".
+	ID         string
+	Origem     string
+	EmpresaID  int64
+	Sequencia  int64
+	OcorridoEm time.Time
+	Tipo       string
+	// Dados is the payload Enqueue stored, as JSON.
+	Dados json.RawMessage
+}
+
+// Sender delivers one event to timekeeping: its internal API's client
+// (services/timekeeping/internalapi). nil means timekeeping answered 200
+// (applied now, or before). Otherwise it returns an *OutOfOrder when
+// timekeeping expects another sequence, or an error apierr.As reads, as
+// pkg/svcclient makes them: a 4xx for an event refused, 502 for an answer
+// outside the contract, 503 for timekeeping unreachable. Any other error
+// is the sender's own bug (an event it cannot encode).
+type Sender interface {
+	Send(ctx context.Context, e Event) error
+}
+
+// OutOfOrder is timekeeping's refusal of an event that is not the next of
+// its source for the company: Esperada is the sequence it expects.
+type OutOfOrder struct {
+	Esperada int64
+	Err      error
+}
+
+func (e *OutOfOrder) Error() string {
+	return fmt.Sprintf("outbox: out of order: expected %d: %v", e.Esperada, e.Err)
+}
+
+func (e *OutOfOrder) Unwrap() error { return e.Err }
 
 // Config is the relay's configuration, read from the environment.
 type Config struct {
@@ -68,9 +101,8 @@ const lockNamespace = 0x6f757462 // "outb"
 type Relay struct {
 	db     *pgxpool.Pool
 	origem string
-	url    string
 	cfg    Config
-	hc     *http.Client
+	send   Sender
 	log    *slog.Logger
 	m      relayMetrics
 	// retry holds the companies whose last delivery failed; only Run's
@@ -84,12 +116,12 @@ type retryState struct {
 	next     time.Time
 }
 
-// NewRelay returns the relay of origem ("employee", "company-billing");
-// its metrics are Collectors, for the service's registry.
-func NewRelay(db *pgxpool.Pool, origem string, cfg Config, log *slog.Logger) *Relay {
+// NewRelay returns the relay of origem ("employee", "company-billing"),
+// which delivers through send (timekeeping's client at cfg.URL, with
+// cfg.Timeout); its metrics are Collectors, for the service's registry.
+func NewRelay(db *pgxpool.Pool, origem string, cfg Config, send Sender, log *slog.Logger) *Relay {
 	return &Relay{
-		db: db, origem: origem, url: strings.TrimRight(cfg.URL, "/") + Path, cfg: cfg,
-		hc:  &http.Client{Timeout: cfg.Timeout},
+		db: db, origem: origem, cfg: cfg, send: send,
 		log: log.With("component", "outbox"), m: newRelayMetrics(origem),
 		retry: map[int64]*retryState{}, now: time.Now,
 	}
@@ -308,74 +340,29 @@ type outcome struct {
 	err      error
 }
 
-// answer is what timekeeping sends back: aplicado on 200; code and
-// esperada on 409; message on any 4xx.
-type answer struct {
-	Aplicado *bool  `json:"aplicado"`
-	Code     string `json:"code"`
-	Message  string `json:"message"`
-	Esperada int64  `json:"esperada"`
-}
-
-// maxAnswer bounds the answer read.
-const maxAnswer = 64 << 10
-
+// post sends one event and sorts out the answer.
 func (r *Relay) post(ctx context.Context, e event) outcome {
-	body, err := r.body(e)
-	if err != nil {
-		return outcome{reason: ReasonRejected, err: err}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(string(body)))
-	if err != nil {
-		return outcome{reason: ReasonRejected, err: err}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := r.hc.Do(req)
-	if err != nil {
-		return outcome{reason: ReasonUnavailable, err: fmt.Errorf("outbox: post: %w", err)}
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return outcome{reason: ReasonUnavailable, err: fmt.Errorf("outbox: read answer: %w", err)}
-	}
-	var a answer
-	decodeErr := json.Unmarshal(raw, &a)
-	st := resp.StatusCode
-	switch {
-	case st == http.StatusOK && decodeErr == nil && a.Aplicado != nil:
-		if !*a.Aplicado {
-			r.log.DebugContext(ctx, "REP event already applied", "evento", r.eventID(e))
-		}
+	err := r.send.Send(ctx, Event{ID: r.eventID(e), Origem: r.origem, EmpresaID: e.empresaID, Sequencia: e.sequencia,
+		OcorridoEm: e.ocorridoEm, Tipo: e.tipo, Dados: e.dados})
+	if err == nil {
 		return outcome{}
-	case st == http.StatusOK:
-		return outcome{reason: ReasonBadAnswer, err: errors.New("outbox: 200 without aplicado")}
-	case st == http.StatusConflict && a.Code == "evento_fora_de_ordem":
-		return outcome{reason: ReasonOutOfOrder, esperada: a.Esperada,
-			err: fmt.Errorf("outbox: out of order: sent %d, expected %d", e.sequencia, a.Esperada)}
-	case st >= 400 && st < 500:
-		return outcome{reason: ReasonRejected, err: fmt.Errorf("outbox: status %d: %s %s", st, a.Code, a.Message)}
-	case st >= 500:
-		return outcome{reason: ReasonUnavailable, err: fmt.Errorf("outbox: status %d", st)}
 	}
-	return outcome{reason: ReasonBadAnswer, err: fmt.Errorf("outbox: unexpected status %d", st)}
+	var fora *OutOfOrder
+	if errors.As(err, &fora) {
+		return outcome{reason: ReasonOutOfOrder, esperada: fora.Esperada,
+			err: fmt.Errorf("outbox: out of order: sent %d, expected %d", e.sequencia, fora.Esperada)}
+	}
+	ae, ok := apierr.As(err)
+	switch {
+	case ok && ae.Status == http.StatusBadGateway:
+		return outcome{reason: ReasonBadAnswer, err: err}
+	case ok && ae.Status > http.StatusInternalServerError:
+		return outcome{reason: ReasonUnavailable, err: err}
+	}
+	// A 4xx is a bug timekeeping found; anything else (a 500 from the
+	// client, an error of its own) one this side made.
+	return outcome{reason: ReasonRejected, err: err}
 }
 
 // eventID is the event's id on the wire: unique per source service.
 func (r *Relay) eventID(e event) string { return fmt.Sprintf("%s:%d", r.origem, e.id) }
-
-// body is the wire form: the stored dados (funcionario or empresa) plus
-// the envelope.
-func (r *Relay) body(e event) ([]byte, error) {
-	m := map[string]any{}
-	if err := json.Unmarshal(e.dados, &m); err != nil {
-		return nil, fmt.Errorf("outbox: stored dados of %s: %w", r.eventID(e), err)
-	}
-	m["id"] = r.eventID(e)
-	m["origem"] = r.origem
-	m["empresaId"] = e.empresaID
-	m["sequencia"] = e.sequencia
-	m["ocorridoEm"] = e.ocorridoEm.UTC().Format("2006-01-02T15:04:05.000Z")
-	m["tipo"] = e.tipo
-	return json.Marshal(m)
-}

@@ -557,7 +557,8 @@ func (s *employeeStub) add(id, empresaID int64, email, nome string) {
 		"dataNascimento": "1990-05-01T00:00:00.000Z", "horarioTrabalho": 8, "ativo": true,
 		"clt": true, "pj": false, "sobreaviso": false, "sentimento": "Neutro", "cidade": nil,
 		"codeMatricula": nil, "dataAdmissao": nil, "deviceToken": nil, "fotoProfile": nil,
-		"nispis": nil, "uf": nil, "valorHora": nil, "empresaId": empresaID, "escalaTrabalhoId": 3, "departamentoId": 4,
+		"nispis": nil, "uf": nil, "valorHora": nil, "fusoHorario": nil, "registrosPonto": []any{},
+		"empresaId": empresaID, "escalaTrabalhoId": 3, "departamentoId": 4, "segmento": nil,
 	}
 }
 

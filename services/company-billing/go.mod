@@ -7,6 +7,9 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/ponto/ponto/pkg v0.0.0
+	github.com/ponto/ponto/services/auth/internalapi v0.0.0
+	github.com/ponto/ponto/services/company-billing/internalapi v0.0.0
+	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 	github.com/stripe/stripe-go/v76 v76.25.0
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
 	golang.org/x/crypto v0.58.0
@@ -92,3 +95,9 @@ require (
 )
 
 replace github.com/ponto/ponto/pkg => ../../pkg
+
+replace github.com/ponto/ponto/services/auth/internalapi => ../auth/internalapi
+
+replace github.com/ponto/ponto/services/company-billing/internalapi => ./internalapi
+
+replace github.com/ponto/ponto/services/timekeeping/internalapi => ../timekeeping/internalapi

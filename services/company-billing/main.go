@@ -19,11 +19,12 @@ import (
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
+	authapi "github.com/ponto/ponto/services/auth/internalapi"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 	"github.com/ponto/ponto/services/company-billing/internal/webhooks"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 const name = "company-billing"
@@ -110,7 +111,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Store:  empresas.NewStore(db),
 		Stripe: stripebilling.New(cfg.Stripe, log),
 		Plans:  catalog,
-		Auth:   auth.New(string(cfg.AuthInternalURL)),
+		Auth:   authapi.New(string(cfg.AuthInternalURL)),
 		Log:    log,
 		Config: cfg.Empresas,
 		Clock:  clock.New(time.Now),
@@ -130,6 +131,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	mountRoutes(srv, verifier, db, companies, webhooks.New(cfg.Stripe.WebhookSecret, db, log))
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
-	outbox.NewRelay(db, name, cfg.Outbox, log).Start(ctx, srv.Metrics.MustRegister)
+	outbox.NewRelay(db, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
 	return srv.Run(ctx)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
-	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
+	authapi "github.com/ponto/ponto/services/auth/internalapi"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
@@ -41,7 +41,7 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 			APIURL: stripetest.MockURL(t), SecretKey: stripetest.Key, Timeout: 5 * time.Second,
 		}, log),
 		Plans: catalog,
-		Auth:  auth.New("http://127.0.0.1:1"),
+		Auth:  authapi.New("http://127.0.0.1:1"),
 		Log:   log,
 		Clock: clock.New(time.Now),
 	}

@@ -7,6 +7,9 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/ponto/ponto/pkg v0.0.0
+	github.com/ponto/ponto/services/auth/internalapi v0.0.0
+	github.com/ponto/ponto/services/employee/internalapi v0.0.0
+	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 )
 
 require (
@@ -91,3 +94,9 @@ require (
 )
 
 replace github.com/ponto/ponto/pkg => ../../pkg
+
+replace github.com/ponto/ponto/services/auth/internalapi => ../auth/internalapi
+
+replace github.com/ponto/ponto/services/employee/internalapi => ./internalapi
+
+replace github.com/ponto/ponto/services/timekeeping/internalapi => ../timekeeping/internalapi

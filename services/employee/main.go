@@ -20,6 +20,7 @@ import (
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/employee/internal/clients/auth"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 const name = "employee"
@@ -87,6 +88,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	mountRoutes(srv, verifier, db, revoker, clock.New(time.Now))
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
 
-	outbox.NewRelay(db, name, cfg.Outbox, log).Start(ctx, srv.Metrics.MustRegister)
+	outbox.NewRelay(db, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
 	return srv.Run(ctx)
 }

@@ -12,13 +12,14 @@ import (
 
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/outbox/outboxtest"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 // repEvent is an outbox row as the tests compare it.
 type repEvent struct {
 	Sequencia   int64
 	Tipo        string
-	Funcionario outbox.Funcionario
+	Funcionario timekeepingapi.Funcionario
 }
 
 // events returns company empresaID's REP events, in sequence.
@@ -58,12 +59,14 @@ func TestREPEventsOfAnEmployee(t *testing.T) {
 	patch(map[string]any{"nome": "Ana Lima"}, 200) // inactive: not in the REP
 	patch(map[string]any{"ativo": true}, 200)
 
-	ana := func(nome string) outbox.Funcionario { return outbox.Funcionario{ID: id, Nome: nome, CPF: cpf} }
+	ana := func(nome string) timekeepingapi.Funcionario {
+		return timekeepingapi.Funcionario{ID: id, Nome: nome, CPF: cpf}
+	}
 	wantEvents := []repEvent{
-		{1, outbox.FuncionarioIncluido, ana("Ana Souza")},
-		{2, outbox.FuncionarioAlterado, ana("Ana Souza Lima")},
-		{3, outbox.FuncionarioExcluido, ana("Ana Souza Lima")},
-		{4, outbox.FuncionarioIncluido, ana("Ana Lima")},
+		{1, timekeepingapi.FuncionarioIncluido, ana("Ana Souza")},
+		{2, timekeepingapi.FuncionarioAlterado, ana("Ana Souza Lima")},
+		{3, timekeepingapi.FuncionarioExcluido, ana("Ana Souza Lima")},
+		{4, timekeepingapi.FuncionarioIncluido, ana("Ana Lima")},
 	}
 	if got := e.events(a.id); !slices.Equal(got, wantEvents) {
 		t.Fatalf("events = %+v\nwant %+v", got, wantEvents)
@@ -94,9 +97,9 @@ func TestREPEventsWaitForTimekeeping(t *testing.T) {
 	esc := e.escala(a, "A")
 	rcv := outboxtest.NewReceiver(t)
 	rcv.SetDown(true)
-	relay := outbox.NewRelay(e.db, name, outbox.Config{URL: rcv.URL(), PollInterval: time.Second,
-		BackoffMin: time.Nanosecond, BackoffMax: time.Nanosecond, Timeout: 2 * time.Second, Batch: 4},
-		slog.New(slog.DiscardHandler))
+	cfg := outbox.Config{URL: rcv.URL(), PollInterval: time.Second,
+		BackoffMin: time.Nanosecond, BackoffMax: time.Nanosecond, Timeout: 2 * time.Second, Batch: 4}
+	relay := outbox.NewRelay(e.db, name, cfg, timekeepingapi.NewSender(cfg), slog.New(slog.DiscardHandler))
 	var ids []int64
 	for range 10 {
 		ids = append(ids, e.funcionario(a, esc, nil))
@@ -124,7 +127,7 @@ func TestREPEventsWaitForTimekeeping(t *testing.T) {
 	}
 	for i, ev := range got {
 		f := ev["funcionario"].(map[string]any)
-		if ev["sequencia"] != float64(i+1) || ev["tipo"] != outbox.FuncionarioIncluido || f["id"] != float64(ids[i]) ||
+		if ev["sequencia"] != float64(i+1) || ev["tipo"] != timekeepingapi.FuncionarioIncluido || f["id"] != float64(ids[i]) ||
 			ev["origem"] != "employee" || ev["empresaId"] != float64(a.id) || ev["id"] == "" {
 			t.Fatalf("event %d = %v", i, ev)
 		}

@@ -39,7 +39,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
-	"github.com/ponto/ponto/services/media/internal/clients/employee"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
 
@@ -127,7 +127,7 @@ func start(t *testing.T, viaProxy bool) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(h.cfg, log, store, verifier, employee.New(string(h.cfg.EmployeeInternalURL)))
+	srv := newServer(h.cfg, log, store, verifier, employeeapi.New(string(h.cfg.EmployeeInternalURL)))
 
 	// Registered before the server's own cleanup, so it runs after the
 	// server has stopped and the log is whole.

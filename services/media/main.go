@@ -19,7 +19,7 @@ import (
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
-	"github.com/ponto/ponto/services/media/internal/clients/employee"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
@@ -102,7 +102,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer closeGuards()
 	verifier, rdb := guards.Verifier, guards.Redis
-	employees := employee.New(string(cfg.EmployeeInternalURL))
+	employees := employeeapi.New(string(cfg.EmployeeInternalURL))
 
 	// -------------------------------------------------------------------------
 	// Servers

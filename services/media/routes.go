@@ -5,7 +5,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/media/internal/clients/employee"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
@@ -20,7 +20,7 @@ import (
 //
 // media has no internal API of its own.
 func newServer(cfg Config, log *slog.Logger, store *objectstore.Store,
-	verifier *jwtauth.Verifier, employees *employee.Client) *httpserver.Server {
+	verifier *jwtauth.Verifier, employees *employeeapi.Client) *httpserver.Server {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "minio", Ping: store.Ping},
 	)

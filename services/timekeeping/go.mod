@@ -11,6 +11,9 @@ require (
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/ponto/ponto/pkg v0.0.0
+	github.com/ponto/ponto/services/company-billing/internalapi v0.0.0
+	github.com/ponto/ponto/services/employee/internalapi v0.0.0
+	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/rickar/cal/v2 v2.1.13
@@ -101,3 +104,9 @@ require (
 )
 
 replace github.com/ponto/ponto/pkg => ../../pkg
+
+replace github.com/ponto/ponto/services/company-billing/internalapi => ../company-billing/internalapi
+
+replace github.com/ponto/ponto/services/employee/internalapi => ../employee/internalapi
+
+replace github.com/ponto/ponto/services/timekeeping/internalapi => ./internalapi

@@ -37,8 +37,8 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
@@ -144,7 +144,7 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 	deps := dependencies{
 		db:        db,
 		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second)),
-		companies: companybilling.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
+		companies: companybillingapi.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
 		clock:     clock.New(e.clock.Now),
 		rep:       testREP,
 		ptrp: ptrp(Config{REPDesenvolvedor: testREP.Desenvolvedor, REPDesenvolvedorNome: "ponto",

@@ -26,10 +26,10 @@ import (
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/validate"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/verificacao"
 )
@@ -180,7 +180,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	deps := dependencies{
 		db:        db,
 		employees: employee.New(string(cfg.EmployeeInternalURL)),
-		companies: companybilling.New(string(cfg.CompanyBillingInternalURL)),
+		companies: companybillingapi.New(string(cfg.CompanyBillingInternalURL)),
 		clock:     clk,
 		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 		ptrp:      ptrp(cfg, build),

@@ -12,6 +12,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/abono"
 	"github.com/ponto/ponto/services/timekeeping/internal/aej"
@@ -20,7 +21,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/cadeia"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
@@ -43,7 +43,7 @@ import (
 type dependencies struct {
 	db        *pgxpool.Pool
 	employees *employee.Client
-	companies *companybilling.Client
+	companies *companybillingapi.Client
 	clock     *clock.Clock
 	rep       core.REP
 	ptrp      core.AEJPTRP

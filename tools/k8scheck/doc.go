@@ -17,8 +17,10 @@
 //     docs/internal-api.md names;
 //   - skaffold.yaml valid against the Skaffold v4beta14 JSON schema, with one
 //     module per service;
-//   - the Dockerfile's paths exist, and its build command builds a static
-//     binary.
+//   - the Dockerfile's paths exist, it copies every module a service's
+//     go.mod replaces (pkg, the providers' internalapi modules), every
+//     service builds outside the workspace (GOWORK=off), and its build
+//     command builds a static binary.
 //
 // The tests need bin/helm (`make k8s-tools`); `make k8s-check` runs them
 // after helm lint and kubeconform.

@@ -176,3 +176,93 @@ func TestDockerfileBuildsStaticBinary(t *testing.T) {
 		t.Errorf("%s --help: %v\n%s", svc, err, b)
 	}
 }
+
+// TestDockerfileCopiesWhatEachServiceReplaces: a service builds outside
+// the workspace through its go.mod's replace directives (pkg, and the
+// internal APIs it serves or calls: services/<provider>/internalapi). The
+// download layer must copy each replaced module's go.mod and go.sum
+// before `go mod download`, and the sources layer the module itself
+// before `go build`, for every SERVICE.
+func TestDockerfileCopiesWhatEachServiceReplaces(t *testing.T) {
+	root := repoRoot(t)
+	ins := dockerfile(t)
+	for _, svc := range serviceNames() {
+		download, build := copiedBefore(ins, svc, "go mod download"), copiedBefore(ins, svc, "go build")
+		dirs := replacedDirs(t, root, svc)
+		if len(dirs) == 0 {
+			t.Errorf("services/%s/go.mod replaces nothing: it cannot build outside the workspace", svc)
+		}
+		for _, dir := range dirs {
+			for _, f := range []string{"go.mod", "go.sum"} {
+				if !download[dir+"/"+f] {
+					t.Errorf("SERVICE=%s: its go.mod replaces %s, whose %s the Dockerfile does not copy before `go mod download`", svc, dir, f)
+				}
+			}
+			if !covered(build, dir) {
+				t.Errorf("SERVICE=%s: its go.mod replaces %s, which the Dockerfile does not copy before `go build`", svc, dir)
+			}
+		}
+	}
+}
+
+// copiedBefore is what the COPY instructions (not from another stage)
+// bring in for SERVICE=svc before the first RUN whose command holds
+// marker: each source, cleaned and slash-separated.
+func copiedBefore(ins []instruction, svc, marker string) map[string]bool {
+	out := map[string]bool{}
+	for _, in := range ins {
+		if in.Cmd == "RUN" && strings.Contains(in.Args, marker) {
+			break
+		}
+		if in.Cmd != "COPY" || strings.Contains(in.Args, "--from=") {
+			continue
+		}
+		fields := strings.Fields(strings.ReplaceAll(in.Args, "${SERVICE}", svc))
+		for _, src := range fields[:len(fields)-1] {
+			if !strings.HasPrefix(src, "--") {
+				out[filepath.ToSlash(filepath.Clean(src))] = true
+			}
+		}
+	}
+	return out
+}
+
+// covered reports whether dir or a directory above it was copied.
+func covered(copied map[string]bool, dir string) bool {
+	for d := dir; d != "." && d != "/"; d = filepath.ToSlash(filepath.Dir(d)) {
+		if copied[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// replacedDirs are the local directories services/<svc>/go.mod replaces
+// modules with, relative to the repository root.
+func replacedDirs(t *testing.T, root, svc string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "services", svc, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^replace\s+\S+(?:\s+\S+)?\s+=>\s+(\.\S*)\s*$`)
+	var dirs []string
+	for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+		dirs = append(dirs, filepath.ToSlash(filepath.Join("services", svc, m[1])))
+	}
+	return dirs
+}
+
+// TestEveryServiceBuildsOutsideTheWorkspace: the image builds each service
+// with GOWORK=off, from its own go.mod and go.sum alone, so they must list
+// every module its binary needs (go mod tidy in the service's directory).
+func TestEveryServiceBuildsOutsideTheWorkspace(t *testing.T) {
+	for _, svc := range serviceNames() {
+		cmd := exec.Command("go", "list", "-deps", ".")
+		cmd.Dir = filepath.Join(repoRoot(t), "services", svc)
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("services/%s: GOWORK=off go list -deps .: %v\n%s", svc, err, b)
+		}
+	}
+}

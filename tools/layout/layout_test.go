@@ -1,6 +1,7 @@
 // Package layout checks that every service keeps the layout of
-// docs/architecture.md: main.go and routes.go at its module root, and no
-// peer client outside internal/clients.
+// docs/architecture.md: main.go and routes.go at its module root, no peer
+// client outside internalapi and internal/clients, and no service
+// importing another's code except that service's internalapi.
 package layout
 
 import (
@@ -22,6 +23,9 @@ var services = []string{"auth", "company-billing", "employee", "media", "timekee
 // svcclient is the package every call to a peer's internal API goes
 // through.
 const svcclient = "github.com/ponto/ponto/pkg/svcclient"
+
+// servicesPath is the import path of the services' modules.
+const servicesPath = "github.com/ponto/ponto/services/"
 
 const servicesDir = "../../services"
 
@@ -52,20 +56,78 @@ func TestMainAndRoutesAtModuleRoot(t *testing.T) {
 	}
 }
 
-// TestPeerClientsOnlyInInternalClients: outside internal/clients/..., only
-// the module root (main.go configures the peers' URLs as svcclient.URL)
-// and test files may import pkg/svcclient.
+// TestPeerClientsOnlyInInternalClients: outside internalapi/... (the
+// service's own internal API and its client) and internal/clients/...
+// (what a caller adds to a peer's client), only the module root (main.go
+// configures the peers' URLs as svcclient.URL) and test files may import
+// pkg/svcclient.
 func TestPeerClientsOnlyInInternalClients(t *testing.T) {
 	for _, s := range services {
 		root := filepath.Join(servicesDir, s)
 		for _, file := range goFiles(t, root) {
 			rel, _ := filepath.Rel(root, file)
-			if !importsSvcclient(t, file) || allowedSvcclient(rel) {
+			if !slices.Contains(imports(t, file), svcclient) || allowedSvcclient(rel) {
 				continue
 			}
-			t.Errorf("services/%s/%s imports pkg/svcclient: peer clients belong in internal/clients/<peer> (docs/architecture.md)", s, filepath.ToSlash(rel))
+			t.Errorf("services/%s/%s imports pkg/svcclient: peer clients belong in the peer's internalapi or in internal/clients/<peer> (docs/architecture.md)", s, filepath.ToSlash(rel))
 		}
 	}
+}
+
+// TestServicesShareOnlyInternalAPIs: a service imports of another service
+// only its internalapi package, and an internalapi package imports no
+// service at all (it is a module of its own that depends only on pkg).
+func TestServicesShareOnlyInternalAPIs(t *testing.T) {
+	for _, s := range services {
+		root := filepath.Join(servicesDir, s)
+		for _, file := range goFiles(t, root) {
+			rel, _ := filepath.Rel(root, file)
+			for _, imp := range imports(t, file) {
+				if !allowedImport(s, filepath.ToSlash(rel), imp) {
+					t.Errorf("services/%s/%s imports %s: a service may use another only through its internalapi (docs/architecture.md)", s, filepath.ToSlash(rel), imp)
+				}
+			}
+		}
+	}
+}
+
+func TestAllowedImport(t *testing.T) {
+	for _, c := range []struct {
+		service, rel, imp string
+		want              bool
+	}{
+		{"timekeeping", "internal/clients/employee/client.go", "github.com/ponto/ponto/services/employee/internalapi", true},
+		{"timekeeping", "routes.go", "github.com/ponto/ponto/services/timekeeping/internal/eventos", true},
+		{"timekeeping", "internal/eventos/eventos.go", "github.com/ponto/ponto/services/timekeeping/internalapi", true},
+		{"timekeeping", "internal/relatorio/rules.go", "github.com/ponto/ponto/pkg/page", true},
+		{"timekeeping", "internal/relatorio/rules.go", "encoding/json", true},
+		{"timekeeping", "internal/clients/employee/client.go", "github.com/ponto/ponto/services/employee/internal/escala", false},
+		{"timekeeping", "harness_test.go", "github.com/ponto/ponto/services/employee", false},
+		{"media", "internal/foto/handlers.go", "github.com/ponto/ponto/services/employee/internalapi/sub", false},
+		{"media", "internal/foto/handlers.go", "github.com/ponto/ponto/services/employeex/internalapi", false},
+		{"employee", "internalapi/client.go", "github.com/ponto/ponto/pkg/svcclient", true},
+		{"employee", "internalapi/client.go", "github.com/ponto/ponto/services/employee/internal/escala", false},
+		{"timekeeping", "internalapi/client.go", "github.com/ponto/ponto/services/employee/internalapi", false},
+	} {
+		if got := allowedImport(c.service, c.rel, c.imp); got != c.want {
+			t.Errorf("allowedImport(%s, %s, %s) = %v, want %v", c.service, c.rel, c.imp, got, c.want)
+		}
+	}
+}
+
+// allowedImport reports whether file rel of service may import imp.
+func allowedImport(service, rel, imp string) bool {
+	other, ok := strings.CutPrefix(imp, servicesPath)
+	switch {
+	case !ok:
+		return true
+	case rel == "internalapi" || strings.HasPrefix(rel, "internalapi/"):
+		return false
+	case strings.HasPrefix(other, service+"/"):
+		return true
+	}
+	name, pkg, _ := strings.Cut(other, "/")
+	return slices.Contains(services, name) && pkg == "internalapi"
 }
 
 func TestAllowedSvcclient(t *testing.T) {
@@ -81,6 +143,8 @@ func TestAllowedSvcclient(t *testing.T) {
 		"chainaudit/main.go":                     false,
 		"internal/empresas/harness_test.go":      true,
 		"internal/registro/clients/peer/peer.go": false,
+		"internalapi/client.go":                  true,
+		"internal/internalapi/client.go":         false,
 	} {
 		if got := allowedSvcclient(filepath.FromSlash(rel)); got != want {
 			t.Errorf("allowedSvcclient(%q) = %v, want %v", rel, got, want)
@@ -98,7 +162,7 @@ func allowedSvcclient(rel string) bool {
 	case !strings.Contains(rel, "/"):
 		return true // the module root, package main
 	default:
-		return strings.HasPrefix(rel, "internal/clients/")
+		return strings.HasPrefix(rel, "internal/clients/") || strings.HasPrefix(rel, "internalapi/")
 	}
 }
 
@@ -126,18 +190,19 @@ func goFiles(t *testing.T, root string) []string {
 	return files
 }
 
-func importsSvcclient(t *testing.T, path string) bool {
+// imports lists the import paths of the Go file at path.
+func imports(t *testing.T, path string) []string {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out []string
 	for _, imp := range f.Imports {
-		if p, _ := strconv.Unquote(imp.Path.Value); p == svcclient {
-			return true
-		}
+		p, _ := strconv.Unquote(imp.Path.Value)
+		out = append(out, p)
 	}
-	return false
+	return out
 }
 
 func packageName(t *testing.T, path string) string {

@@ -2,11 +2,14 @@
 // contract (docs/internal-api.md), for the tests of the relay and of the
 // services that write events: it applies each company's events strictly
 // in sequence, once per id, and can be taken down or made to refuse an
-// event.
+// event. The services' tests reach it over HTTP, through timekeeping's
+// client; the relay's own tests call it in process (Send).
 package outboxtest
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,8 +17,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/outbox"
 )
+
+// path is timekeeping's route for the events.
+const path = "/internal/eventos"
 
 // Receiver answers POST /internal/eventos as the contract says: 200
 // aplicado true/false, 409 evento_fora_de_ordem with esperada, 400 for a
@@ -87,44 +94,71 @@ func (r *Receiver) with(f func()) {
 
 // ServeHTTP applies one event.
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	var status int
+	var answer any
+	if req.Method != http.MethodPost || req.URL.Path != path {
+		status, answer = http.StatusNotFound, apierr.NotFound("rota desconhecida")
+	} else {
+		body, _ := io.ReadAll(req.Body)
+		var ev map[string]any
+		if err := json.Unmarshal(body, &ev); err != nil {
+			ev = nil
+		}
+		status, answer = r.apply(ev)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(answer)
+}
+
+// Send applies e in process, as outbox.Sender: what timekeeping's client
+// would make of the answer over HTTP.
+func (r *Receiver) Send(_ context.Context, e outbox.Event) error {
+	ev := map[string]any{}
+	if err := json.Unmarshal(e.Dados, &ev); err != nil {
+		return apierr.Internal(err)
+	}
+	// Numbers as encoding/json decodes them from the wire.
+	ev["id"], ev["origem"], ev["empresaId"], ev["sequencia"] = e.ID, e.Origem, float64(e.EmpresaID), float64(e.Sequencia)
+	ev["ocorridoEm"], ev["tipo"] = e.OcorridoEm.UTC().Format("2006-01-02T15:04:05.000Z"), e.Tipo
+	status, answer := r.apply(ev)
+	if status == http.StatusOK {
+		return nil
+	}
+	ae := answer.(*apierr.Error)
+	if ae.Esperada > 0 {
+		return &outbox.OutOfOrder{Esperada: ae.Esperada, Err: ae}
+	}
+	return ae
+}
+
+// apply applies one event (nil: a body that is not a JSON object) and
+// returns the status and body of the answer.
+func (r *Receiver) apply(ev map[string]any) (int, any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.posts++
-	reply := func(status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
 	if r.down {
-		reply(http.StatusServiceUnavailable, map[string]string{"code": "indisponivel", "message": "fora do ar"})
-		return
+		return http.StatusServiceUnavailable, apierr.Unavailable("timekeeping", errors.New("fora do ar"))
 	}
-	if req.Method != http.MethodPost || req.URL.Path != outbox.Path {
-		reply(http.StatusNotFound, map[string]string{"code": "nao_encontrado", "message": "rota desconhecida"})
-		return
-	}
-	body, _ := io.ReadAll(req.Body)
-	var ev map[string]any
-	err := json.Unmarshal(body, &ev)
 	id, _ := ev["id"].(string)
 	seq, _ := ev["sequencia"].(float64)
-	if err != nil || id == "" || seq < 1 || r.reject[id] {
-		reply(http.StatusBadRequest, map[string]string{"code": "evento_invalido", "message": "evento inválido"})
-		return
+	if ev == nil || id == "" || seq < 1 || r.reject[id] {
+		return http.StatusBadRequest, apierr.BadRequest("evento_invalido", "evento inválido")
 	}
 	if r.seen[id] {
-		reply(http.StatusOK, map[string]bool{"aplicado": false})
-		return
+		return http.StatusOK, map[string]bool{"aplicado": false}
 	}
 	key := fmt.Sprintf("%v/%v", ev["origem"], ev["empresaId"])
 	if want := r.next[key] + 1; int64(seq) != want {
-		reply(http.StatusConflict, map[string]any{"code": "evento_fora_de_ordem", "message": "evento fora de ordem", "esperada": want})
-		return
+		e := apierr.Conflict("evento_fora_de_ordem", "evento fora de ordem")
+		e.Esperada = want
+		return http.StatusConflict, e
 	}
 	r.next[key]++
 	r.seen[id] = true
 	r.applied = append(r.applied, ev)
-	reply(http.StatusOK, map[string]bool{"aplicado": true})
+	return http.StatusOK, map[string]bool{"aplicado": true}
 }
 
 // Of returns the events of company empresaID among evs, as

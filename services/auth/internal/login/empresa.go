@@ -1,7 +1,6 @@
 package login
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
@@ -30,13 +29,13 @@ type passwordLogin struct {
 
 // userEmpresa is the company's "user" in the login answer.
 type userEmpresa struct {
-	ID               int64           `json:"id"`
-	Email            string          `json:"email"`
-	Nome             string          `json:"nome"`
-	RazaoSocial      string          `json:"razaoSocial"`
-	Role             string          `json:"role"`
-	NomeDoPlano      string          `json:"nomeDoPlano"`
-	AssinaturaStatus json.RawMessage `json:"assinaturaStatus"`
+	ID               int64   `json:"id"`
+	Email            string  `json:"email"`
+	Nome             string  `json:"nome"`
+	RazaoSocial      string  `json:"razaoSocial"`
+	Role             string  `json:"role"`
+	NomeDoPlano      string  `json:"nomeDoPlano"`
+	AssinaturaStatus *string `json:"assinaturaStatus"`
 }
 
 // userAdmin is an admin's "user": admins have no numeric id, their e-mail
@@ -96,7 +95,7 @@ func (h *Handlers) loginEmpresa(c *fiber.Ctx) error {
 	}
 	return h.answer(c, tokens.Empresa(e.ID), userEmpresa{
 		ID: e.ID, Email: e.Email, Nome: e.Nome, RazaoSocial: e.RazaoSocial,
-		Role: e.Role, NomeDoPlano: e.NomeDoPlano, AssinaturaStatus: nullIfEmpty(e.AssinaturaStatus),
+		Role: e.Role, NomeDoPlano: e.NomeDoPlano, AssinaturaStatus: e.AssinaturaStatus,
 	})
 }
 
@@ -107,13 +106,4 @@ func (h *Handlers) answer(c *fiber.Ctx, id tokens.Identity, user any) error {
 		return err
 	}
 	return c.JSON(loginAnswer{Token: pair.Access, RefreshToken: pair.Refresh, User: user})
-}
-
-// nullIfEmpty keeps a field company-billing left out as null, as the
-// contract shows it, instead of failing to marshal.
-func nullIfEmpty(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("null")
-	}
-	return raw
 }

@@ -171,7 +171,7 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	return h.answer(c, tokens.Funcionario(f.EmpresaID, f.ID), f.Profile)
+	return h.answer(c, tokens.Funcionario(f.EmpresaID, f.ID), employee.Profile(f))
 }
 
 // employments are the e-mail's employments that may log in (the employee

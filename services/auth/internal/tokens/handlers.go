@@ -13,6 +13,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/auth/internalapi"
 )
 
 // Gate tells whether the account behind a refresh token may still log in
@@ -140,18 +141,13 @@ func (h *Handlers) logout(c *fiber.Ctx) error {
 	return c.SendStatus(http.StatusNoContent)
 }
 
-type revokeRequest struct {
-	EmpresaID     *int64 `json:"empresaId"`
-	FuncionarioID *int64 `json:"funcionarioId"`
-}
-
 // revokeAll: POST /internal/tokens/revogar with exactly one of
 // {"empresaId": N} (the company and all its employees, on a block) or
 // {"funcionarioId": N} (one employee, on deactivation) → 204. The access
 // tokens already issued stop working in every service at once
 // (pkg/revocation) and the refresh tokens are deleted.
 func (h *Handlers) revokeAll(c *fiber.Ctx) error {
-	var in revokeRequest
+	var in internalapi.Revogar
 	if err := httpserver.DecodeJSON(c, &in); err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func (s *Service) bloquear(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Auth.RevogarTokensEmpresa(ctx, id); err != nil {
+	if err := s.Auth.RevokeEmpresa(ctx, id); err != nil {
 		if !before {
 			s.undoBlock(ctx, id)
 		}

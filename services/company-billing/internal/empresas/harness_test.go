@@ -21,7 +21,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/services/company-billing/internal/clients/auth"
+	authapi "github.com/ponto/ponto/services/auth/internalapi"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 	"github.com/ponto/ponto/services/company-billing/internal/stripetest"
@@ -89,7 +89,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 			MaxNetworkRetries: 0,
 		}, log),
 		Plans:  catalog,
-		Auth:   auth.New(e.auth.srv.URL, svcclient.WithRetries(0)),
+		Auth:   authapi.New(e.auth.srv.URL, svcclient.WithRetries(0)),
 		Log:    log,
 		Config: Config{FusoHorarioPadrao: cfg.defaultZone},
 		Clock:  clock.New(time.Now),

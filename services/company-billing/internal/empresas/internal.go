@@ -9,14 +9,10 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/company-billing/internalapi"
 )
 
 // The internal API (docs/internal-api.md), on the internal listener only.
-
-type loginRequest struct {
-	Email    string `json:"email"`
-	Password string `json:"password"`
-}
 
 // maxLoginField bounds what a caller may make us hash or look up.
 const maxLoginField = 1024
@@ -28,7 +24,7 @@ var errCredenciais = domainerr.Unauthenticated("credenciais_invalidas", "e-mail 
 // after the same bcrypt work (password.Matches with an empty hash), so
 // neither the answer nor its timing tells which e-mails exist.
 func (s *Service) login(c *fiber.Ctx) error {
-	var req loginRequest
+	var req internalapi.Login
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}

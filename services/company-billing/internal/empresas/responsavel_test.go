@@ -15,13 +15,14 @@ import (
 
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/outbox/outboxtest"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 // repEvent is an outbox row as the tests compare it.
 type repEvent struct {
 	Sequencia int64
 	Tipo      string
-	Empresa   outbox.Empresa
+	Empresa   timekeepingapi.Empresa
 }
 
 // events returns company id's REP events, in sequence.
@@ -123,7 +124,7 @@ func TestREPEventsOfACompany(t *testing.T) {
 	e := newEnv(t)
 	id := e.mustRegister(t, 0)
 	req := validRequest(0)
-	ident := outbox.Empresa{CNPJ: req["cnpj"].(string), RazaoSocial: req["razaoSocial"].(string)}
+	ident := timekeepingapi.Empresa{CNPJ: req["cnpj"].(string), RazaoSocial: req["razaoSocial"].(string)}
 	patch := func(body map[string]any) {
 		t.Helper()
 		if a := e.patchMe(t, id, body); a.status != http.StatusOK {
@@ -135,15 +136,15 @@ func TestREPEventsOfACompany(t *testing.T) {
 	patch(map[string]any{"responsavel": map[string]any{"nome": "Ana Souza", "cpf": "529.982.247-25"}}) // the same: no change
 	patch(map[string]any{"responsavel": map[string]any{"nome": "Bia Lima", "cpf": "111.444.777-35"}})
 
-	withResp := func(nome, cpf string) outbox.Empresa {
+	withResp := func(nome, cpf string) timekeepingapi.Empresa {
 		i := ident
-		i.Responsavel = &outbox.Pessoa{Nome: nome, CPF: cpf}
+		i.Responsavel = &timekeepingapi.Responsavel{Nome: nome, CPF: cpf}
 		return i
 	}
 	want := []repEvent{
-		{1, outbox.EmpresaIncluida, ident},
-		{2, outbox.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
-		{3, outbox.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
+		{1, timekeepingapi.EmpresaIncluida, ident},
+		{2, timekeepingapi.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
+		{3, timekeepingapi.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
 	}
 	if got := e.events(t, id); !eventsEqual(got, want) {
 		t.Fatalf("events %+v\nwant %+v", got, want)
@@ -167,9 +168,9 @@ func TestREPEventsOfACompany(t *testing.T) {
 
 	// The relay carries them to timekeeping in order.
 	rcv := outboxtest.NewReceiver(t)
-	relay := outbox.NewRelay(e.db, "company-billing", outbox.Config{URL: rcv.URL(), PollInterval: time.Second,
-		BackoffMin: time.Second, BackoffMax: time.Second, Timeout: 5 * time.Second, Batch: 10},
-		slog.New(slog.DiscardHandler))
+	cfg := outbox.Config{URL: rcv.URL(), PollInterval: time.Second,
+		BackoffMin: time.Second, BackoffMax: time.Second, Timeout: 5 * time.Second, Batch: 10}
+	relay := outbox.NewRelay(e.db, "company-billing", cfg, timekeepingapi.NewSender(cfg), slog.New(slog.DiscardHandler))
 	if err := relay.Pass(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestREPEventsOfACompany(t *testing.T) {
 		t.Fatalf("applied %v", got)
 	}
 	last, _ := json.Marshal(rcv.Applied()[2]["empresa"])
-	var sent outbox.Empresa
+	var sent timekeepingapi.Empresa
 	if err := json.Unmarshal(last, &sent); err != nil || !reflect.DeepEqual(sent, want[2].Empresa) {
 		t.Fatalf("sent empresa %s (%v)", last, err)
 	}

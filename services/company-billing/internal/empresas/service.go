@@ -18,10 +18,10 @@ import (
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 )
 
-// TokenRevoker revokes the refresh tokens of a company and its employees
-// (auth's internal API, see package clients/auth).
+// TokenRevoker revokes the tokens of a company and its employees (auth's
+// internal API: services/auth/internalapi's Client).
 type TokenRevoker interface {
-	RevogarTokensEmpresa(ctx context.Context, empresaID int64) error
+	RevokeEmpresa(ctx context.Context, empresaID int64) error
 }
 
 // Service holds what the routes need.

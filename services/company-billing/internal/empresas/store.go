@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/outbox"
+	"github.com/ponto/ponto/services/company-billing/internalapi"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 // Empresa is a row of the empresas table.
@@ -40,10 +42,7 @@ type Empresa struct {
 
 // Responsavel is the company's responsible person: name and CPF
 // (###.###.###-##).
-type Responsavel struct {
-	Nome string `json:"nome"`
-	CPF  string `json:"cpf"`
-}
+type Responsavel = internalapi.Responsavel
 
 const columns = `id, nome, razao_social, cnpj, data_abertura, email, password_hash,
 	nome_do_plano, role, preco_id, invoice_id, billing_customer_id, subscription_id,
@@ -64,16 +63,21 @@ func scan(row pgx.Row) (Empresa, error) {
 // repIdentification is what the REP keeps of the company (AFD type 2):
 // a change of any of it is an empresa.alterada event. There is no
 // address or CNO in the company record yet, so local and cno are empty.
-func (e Empresa) repIdentification() outbox.Empresa {
-	id := outbox.Empresa{CNPJ: e.CNPJ, RazaoSocial: e.RazaoSocial}
+func (e Empresa) repIdentification() timekeepingapi.Empresa {
+	id := timekeepingapi.Empresa{CNPJ: e.CNPJ, RazaoSocial: e.RazaoSocial}
 	if e.Responsavel != nil {
-		id.Responsavel = &outbox.Pessoa{Nome: e.Responsavel.Nome, CPF: e.Responsavel.CPF}
+		id.Responsavel = &timekeepingapi.Responsavel{Nome: e.Responsavel.Nome, CPF: e.Responsavel.CPF}
 	}
 	return id
 }
 
+// enqueueREP writes the REP event tipo about the company into tx.
+func enqueueREP(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, id timekeepingapi.Empresa) error {
+	return outbox.Enqueue(ctx, tx, empresaID, tipo, timekeepingapi.Payload{Empresa: &id})
+}
+
 // sameREPIdentification reports whether a and b are the same to the REP.
-func sameREPIdentification(a, b outbox.Empresa) bool {
+func sameREPIdentification(a, b timekeepingapi.Empresa) bool {
 	if (a.Responsavel == nil) != (b.Responsavel == nil) {
 		return false
 	}
@@ -140,7 +144,7 @@ func (s *Store) Insert(ctx context.Context, e *Empresa) error {
 		if err != nil {
 			return err
 		}
-		return outbox.EnqueueEmpresa(ctx, tx, e.ID, outbox.EmpresaIncluida, e.repIdentification())
+		return enqueueREP(ctx, tx, e.ID, timekeepingapi.EmpresaIncluida, e.repIdentification())
 	})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -328,7 +332,7 @@ func (s *Store) Update(ctx context.Context, id int64, set map[string]any) (Empre
 		return Empresa{}, fmt.Errorf("update empresa: %w", err)
 	}
 	if after := e.repIdentification(); !sameREPIdentification(before.repIdentification(), after) {
-		if err := outbox.EnqueueEmpresa(ctx, tx, id, outbox.EmpresaAlterada, after); err != nil {
+		if err := enqueueREP(ctx, tx, id, timekeepingapi.EmpresaAlterada, after); err != nil {
 			return Empresa{}, fmt.Errorf("enqueue: %w", err)
 		}
 	}

@@ -1,5 +1,7 @@
 package empresas
 
+import "github.com/ponto/ponto/services/company-billing/internalapi"
+
 // Date formats of the answers.
 const (
 	// dateBR is how dataAbertura is written, in and out.
@@ -69,25 +71,9 @@ type meView struct {
 
 func newMeView(e Empresa) meView { return meView{empresaFields: newEmpresaFields(e), Nome: e.Nome} }
 
-// companyView is the internal API's company view (docs/internal-api.md).
-type companyView struct {
-	ID               int64   `json:"id"`
-	Email            string  `json:"email"`
-	Nome             string  `json:"nome"`
-	RazaoSocial      string  `json:"razaoSocial"`
-	CNPJ             string  `json:"cnpj"`
-	Role             string  `json:"role"`
-	NomeDoPlano      string  `json:"nomeDoPlano"`
-	AssinaturaStatus *string `json:"assinaturaStatus"`
-	Bloqueada        bool    `json:"bloqueada"`
-	FusoHorario      string  `json:"fusoHorario"`
-	// Responsavel is null until the company names one: timekeeping then
-	// writes zeros as the responsible CPF.
-	Responsavel *Responsavel `json:"responsavel"`
-}
-
-func newCompanyView(e Empresa) companyView {
-	return companyView{
+// newCompanyView is the internal API's company view (docs/internal-api.md).
+func newCompanyView(e Empresa) internalapi.Empresa {
+	return internalapi.Empresa{
 		ID: e.ID, Email: e.Email, Nome: e.Nome, RazaoSocial: e.RazaoSocial, CNPJ: e.CNPJ,
 		Role: e.Role, NomeDoPlano: e.NomeDoPlano, AssinaturaStatus: e.AssinaturaStatus, Bloqueada: e.Bloqueada,
 		FusoHorario: e.FusoHorario, Responsavel: e.Responsavel,
@@ -97,7 +83,7 @@ func newCompanyView(e Empresa) companyView {
 // adminView is one company in the admin listing: the company view plus
 // what support needs to find it in Stripe.
 type adminView struct {
-	companyView
+	internalapi.Empresa
 	BillingCustomerID string `json:"billingCustomerId"`
 	SubscriptionID    string `json:"subscriptionId"`
 	PrecoID           string `json:"precoId"`
@@ -106,7 +92,7 @@ type adminView struct {
 
 func newAdminView(e Empresa) adminView {
 	return adminView{
-		companyView:       newCompanyView(e),
+		Empresa:           newCompanyView(e),
 		BillingCustomerID: e.BillingCustomerID,
 		SubscriptionID:    e.SubscriptionID,
 		PrecoID:           e.PrecoID,

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/employee/internalapi"
 )
 
 // Limits of a department.
@@ -20,18 +21,11 @@ const (
 )
 
 // Segmento is one numbered team of a department.
-type Segmento struct {
-	Numero int    `json:"numero"`
-	Nome   string `json:"nome"`
-}
+type Segmento = internalapi.Segmento
 
-// Departamento is a stored department as routes answer it.
-type Departamento struct {
-	ID        int64      `json:"id"`
-	EmpresaID int64      `json:"empresaId"`
-	Nome      string     `json:"nome"`
-	Segmentos []Segmento `json:"segmentos"`
-}
+// Departamento is a stored department as routes answer it (the internal
+// API's type).
+type Departamento = internalapi.Departamento
 
 // createInput is the body of POST /departamentos, e.g.
 // {"nome":"Vendas","segmentos":["Equipe A","Equipe B"]}. empresaId is

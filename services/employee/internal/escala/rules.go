@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/employee/internalapi"
 )
 
 // Limits of a schedule.
@@ -28,35 +29,14 @@ const (
 	nomeMaxLength = 100
 )
 
-// Horario is one working day of a schedule.
-type Horario struct {
-	Entrada       string `json:"entrada"`
-	SaidaAlmoco   int    `json:"saidaAlmoco"`
-	RetornoAlmoco int    `json:"retornoAlmoco"`
-	Saida         int    `json:"saida"`
-	// IntervaloPreAssinalado marks the break as pre-assigned (Portaria 671
-	// art. 83): the employee punches only in and out, and timekeeping
-	// counts the scheduled break without punches. Optional, false when
-	// absent (and then not echoed).
-	IntervaloPreAssinalado bool `json:"intervaloPreAssinalado,omitempty"`
-}
+// Horario is one working day of a schedule, as the internal API defines
+// it.
+type Horario = internalapi.Horario
 
 // Escala is a stored schedule, as every route answers it: the three
-// fields the contract names, exactly as sent, plus the new id.
-type Escala struct {
-	ID        int64     `json:"id"`
-	EmpresaID int64     `json:"empresaId"`
-	Nome      string    `json:"nome"`
-	Horarios  []Horario `json:"horarios"`
-	// Tipo is "12x36" for a 12x36 schedule, with its anchor date
-	// DataInicio (YYYY-MM-DD); both absent (not echoed) for a weekly one.
-	Tipo       string  `json:"tipo,omitempty"`
-	DataInicio *string `json:"dataInicio,omitempty"`
-	// DescansoSemanal are the weekly rest days (DSR, Lei 605/49) of a
-	// weekly schedule, as horarios' indices (0 Monday ... 6 Sunday),
-	// ascending; absent (not echoed) means Sunday.
-	DescansoSemanal []int `json:"descansoSemanal,omitempty"`
-}
+// fields the contract names, exactly as sent, plus the new id (the
+// internal API's type: timekeeping reads it with every employee).
+type Escala = internalapi.Escala
 
 // Tipos of schedule.
 const (

@@ -2,6 +2,7 @@ package funcionario
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strconv"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
-	"github.com/ponto/ponto/services/employee/internal/departamento"
 	"github.com/ponto/ponto/services/employee/internal/request"
+	"github.com/ponto/ponto/services/employee/internalapi"
 )
 
 // Limits of the internal bodies and queries.
@@ -21,8 +22,6 @@ const (
 	emailMax      = 254
 	fotoURLMax    = 2048
 	codeVerifyMax = 255
-	// maxIDs bounds the employees of one internalByIDs call.
-	maxIDs = 100
 )
 
 // Internal mounts the service-to-service routes (docs/internal-api.md).
@@ -64,18 +63,19 @@ func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"funcionarios": RenderAllInternal(fs)})
+	return c.JSON(internalapi.Funcionarios{Funcionarios: RenderAllInternal(fs)})
 }
 
 var errIDs = domainerr.InvalidField("ids", "informe de 1 a 100 ids (inteiros positivos) separados por vírgula")
 
-// parseIDs reads "1,2,3": 1 to maxIDs positive integers, repeats dropped.
+// parseIDs reads "1,2,3": 1 to internalapi.MaxIDs positive integers,
+// repeats dropped.
 func parseIDs(s string) ([]int64, error) {
-	if s == "" || len(s) > maxIDs*20 {
+	if s == "" || len(s) > internalapi.MaxIDs*20 {
 		return nil, errIDs
 	}
 	parts := strings.Split(s, ",")
-	if len(parts) > maxIDs {
+	if len(parts) > internalapi.MaxIDs {
 		return nil, errIDs
 	}
 	ids := make([]int64, 0, len(parts))
@@ -124,11 +124,7 @@ func (h *Handlers) internalEmployments(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := make([]any, len(fs))
-	for i, f := range fs {
-		out[i] = Render(f, Internal)
-	}
-	return c.JSON(fiber.Map{"funcionarios": out})
+	return c.JSON(internalapi.Vinculos{Funcionarios: RenderAll(fs, Internal)})
 }
 
 func (h *Handlers) employments(c *fiber.Ctx) ([]Funcionario, error) {
@@ -137,12 +133,6 @@ func (h *Handlers) employments(c *fiber.Ctx) ([]Funcionario, error) {
 		return nil, domainerr.InvalidField("email", "informe um e-mail de até 254 caracteres")
 	}
 	return h.store.ByEmail(c.UserContext(), email)
-}
-
-// departamentoFuncionarios is the answer of the by-name department route.
-type departamentoFuncionarios struct {
-	Departamento departamento.Departamento `json:"departamento"`
-	Funcionarios []InternalRecord          `json:"funcionarios"`
 }
 
 // internalOfDepartamento serves timekeeping's reports: the department
@@ -166,32 +156,25 @@ func (h *Handlers) internalOfDepartamento(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(departamentoFuncionarios{Departamento: d, Funcionarios: RenderAllInternal(fs)})
+	return c.JSON(internalapi.DepartamentoFuncionarios{Departamento: d, Funcionarios: RenderAllInternal(fs)})
 }
 
 // internalSetFoto is media's PUT {"fotoProfile": "<url or null>"} → 204.
 func (h *Handlers) internalSetFoto(c *fiber.Ctx) error {
-	var in struct {
-		FotoProfile request.Opt[string] `json:"fotoProfile"`
-	}
-	return h.setField(c, &in, func() (*string, error) {
-		return nullableText(in.FotoProfile, "fotoProfile", fotoURLMax)
-	}, h.store.SetFotoProfile)
+	var in internalapi.Foto
+	return h.setField(c, &in, "fotoProfile", &in.FotoProfile, fotoURLMax, h.store.SetFotoProfile)
 }
 
 // internalSetCodeVerify is auth's PUT {"codeVerify": "<hash or null>"} → 204.
 func (h *Handlers) internalSetCodeVerify(c *fiber.Ctx) error {
-	var in struct {
-		CodeVerify request.Opt[string] `json:"codeVerify"`
-	}
-	return h.setField(c, &in, func() (*string, error) {
-		return nullableText(in.CodeVerify, "codeVerify", codeVerifyMax)
-	}, h.store.SetCodeVerify)
+	var in internalapi.CodeVerify
+	return h.setField(c, &in, "codeVerify", &in.CodeVerify, codeVerifyMax, h.store.SetCodeVerify)
 }
 
-// setField decodes body into in, takes the value from field and stores
-// it with set.
-func (h *Handlers) setField(c *fiber.Ctx, in any, field func() (*string, error),
+// setField decodes the body into in, whose one member is field, read into
+// value, and stores the value with set. The member is required (null
+// clears the value) and holds at most maxLen characters.
+func (h *Handlers) setField(c *fiber.Ctx, in any, field string, value **string, maxLen int,
 	set func(ctx context.Context, id int64, v *string) error) error {
 	id, err := request.ID(c, "funcionarioId")
 	if err != nil {
@@ -200,25 +183,15 @@ func (h *Handlers) setField(c *fiber.Ctx, in any, field func() (*string, error),
 	if err := httpserver.DecodeJSON(c, in); err != nil {
 		return err
 	}
-	v, err := field()
-	if err != nil {
-		return err
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(c.Body(), &members); err != nil || members[field] == nil {
+		return domainerr.InvalidField(field, "campo obrigatório (null para limpar)")
 	}
-	if err := set(c.UserContext(), id, v); err != nil {
+	if v := *value; v != nil && (*v == "" || len(*v) > maxLen) {
+		return domainerr.InvalidField(field, "deve ter de 1 a "+strconv.Itoa(maxLen)+" caracteres")
+	}
+	if err := set(c.UserContext(), id, *value); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
-}
-
-// nullableText requires the key, allows null, and bounds a string.
-func nullableText(o request.Opt[string], field string, maxLen int) (*string, error) {
-	switch {
-	case !o.Set:
-		return nil, domainerr.InvalidField(field, "campo obrigatório (null para limpar)")
-	case o.Null:
-		return nil, nil
-	case o.Value == "" || len(o.Value) > maxLen:
-		return nil, domainerr.InvalidField(field, "deve ter de 1 a "+strconv.Itoa(maxLen)+" caracteres")
-	}
-	return o.Ptr(), nil
 }

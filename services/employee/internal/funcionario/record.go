@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/services/employee/internal/escala"
+	"github.com/ponto/ponto/services/employee/internalapi"
 )
 
 // Values the contract fixes.
@@ -59,41 +60,10 @@ type Funcionario struct {
 
 // Record is the contract's "Employee record" (nested as funcionario in the
 // clock-in answer) followed by the employee's company, schedule,
-// department and segment. Every answer that shows an employee, public or
-// internal, is a Record made by Render, so all services see one shape.
-type Record struct {
-	ID              int64           `json:"id"`
-	Nome            string          `json:"nome"`
-	Cargo           string          `json:"cargo"`
-	Email           string          `json:"email"`
-	Endereco        string          `json:"endereco"`
-	Telefone        string          `json:"telefone"`
-	Role            string          `json:"role"`
-	CPFCNPJ         string          `json:"cpfcnpj"`
-	CodeVerify      *string         `json:"codeVerify"`
-	DataNascimento  string          `json:"dataNascimento"`
-	HorarioTrabalho int             `json:"horarioTrabalho"`
-	Ativo           bool            `json:"ativo"`
-	CLT             bool            `json:"clt"`
-	PJ              bool            `json:"pj"`
-	Sobreaviso      bool            `json:"sobreaviso"`
-	Sentimento      string          `json:"sentimento"`
-	RegistrosPonto  json.RawMessage `json:"registrosPonto"`
-	Cidade          *string         `json:"cidade"`
-	CodeMatricula   *string         `json:"codeMatricula"`
-	DataAdmissao    *string         `json:"dataAdmissao"`
-	DeviceToken     *string         `json:"deviceToken"`
-	FotoProfile     *string         `json:"fotoProfile"`
-	Nispis          *string         `json:"nispis"`
-	UF              *string         `json:"uf"`
-	ValorHora       *float64        `json:"valorHora"`
-	FusoHorario     *string         `json:"fusoHorario"`
-
-	EmpresaID        int64  `json:"empresaId"`
-	EscalaTrabalhoID int64  `json:"escalaTrabalhoId"`
-	DepartamentoID   *int64 `json:"departamentoId"`
-	Segmento         *int   `json:"segmento"`
-}
+// department and segment: the internal API's employee view. Every answer
+// that shows an employee, public or internal, is a Record made by Render,
+// so all services see one shape.
+type Record = internalapi.Funcionario
 
 // Audience says who reads a Record.
 type Audience int
@@ -119,7 +89,7 @@ func Render(f Funcionario, a Audience) Record {
 		Endereco:         f.Endereco,
 		Telefone:         f.Telefone,
 		Role:             roleFuncionario,
-		CPFCNPJ:          f.CPF,
+		CPF:              f.CPF,
 		CodeVerify:       f.CodeVerify,
 		DataNascimento:   f.DataNascimento.UTC().Format(isoMillisUTC),
 		HorarioTrabalho:  f.HorarioTrabalho,
@@ -160,23 +130,15 @@ func RenderAll(fs []Funcionario, a Audience) []Record {
 	return renderAll(fs, func(f Funcionario) Record { return Render(f, a) })
 }
 
-// InternalRecord is the employee view of the internal API: the Record
+// RenderInternal renders the internal employee view: the Record
 // (Internal audience) plus his work schedule, which timekeeping needs
 // with every punch. Public answers never carry escala.
-type InternalRecord struct {
-	Record
-	// Escala is what GET /internal/funcionarios/{id}/escala answers; null
-	// when he has none.
-	Escala *escala.Escala `json:"escala"`
-}
-
-// RenderInternal renders the internal employee view.
-func RenderInternal(f Funcionario) InternalRecord {
-	return InternalRecord{Record: Render(f, Internal), Escala: f.Escala}
+func RenderInternal(f Funcionario) internalapi.FuncionarioComEscala {
+	return internalapi.FuncionarioComEscala{Funcionario: Render(f, Internal), Escala: f.Escala}
 }
 
 // RenderAllInternal renders a list of internal views, [] when empty.
-func RenderAllInternal(fs []Funcionario) []InternalRecord {
+func RenderAllInternal(fs []Funcionario) []internalapi.FuncionarioComEscala {
 	return renderAll(fs, RenderInternal)
 }
 

@@ -3,7 +3,7 @@ package funcionario
 import (
 	"testing"
 
-	"github.com/ponto/ponto/pkg/outbox"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 func TestRepEvent(t *testing.T) {
@@ -22,12 +22,12 @@ func TestRepEvent(t *testing.T) {
 		want          string
 	}{
 		{"unchanged", on, on, ""},
-		{"renamed", on, renamed, outbox.FuncionarioAlterado},
-		{"new CPF", on, newCPF, outbox.FuncionarioAlterado},
-		{"deactivated", on, off, outbox.FuncionarioExcluido},
-		{"deactivated and renamed", on, offRenamed, outbox.FuncionarioExcluido},
-		{"reactivated", off, on, outbox.FuncionarioIncluido},
-		{"reactivated and renamed", off, renamed, outbox.FuncionarioIncluido},
+		{"renamed", on, renamed, timekeepingapi.FuncionarioAlterado},
+		{"new CPF", on, newCPF, timekeepingapi.FuncionarioAlterado},
+		{"deactivated", on, off, timekeepingapi.FuncionarioExcluido},
+		{"deactivated and renamed", on, offRenamed, timekeepingapi.FuncionarioExcluido},
+		{"reactivated", off, on, timekeepingapi.FuncionarioIncluido},
+		{"reactivated and renamed", off, renamed, timekeepingapi.FuncionarioIncluido},
 		{"renamed while inactive", off, offRenamed, ""},
 		{"still inactive", off, off, ""},
 	} {

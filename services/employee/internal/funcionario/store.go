@@ -16,6 +16,7 @@ import (
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/employee/internal/escala"
+	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 // ErrNotFound means no such employee (in the caller's company).
@@ -37,8 +38,7 @@ func (s *Store) Create(ctx context.Context, n newFuncionario) (int64, error) {
 		if err := insert(ctx, tx, n, &id); err != nil {
 			return err
 		}
-		return outbox.EnqueueFuncionario(ctx, tx, n.EmpresaID, outbox.FuncionarioIncluido,
-			outbox.Funcionario{ID: id, Nome: n.Nome, CPF: n.CPF})
+		return enqueueREP(ctx, tx, n.EmpresaID, timekeepingapi.FuncionarioIncluido, id, n.Nome, n.CPF)
 	})
 	return id, err
 }
@@ -221,8 +221,7 @@ func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revok
 			return constraintError("funcionario: update", err)
 		}
 		if tipo := repEvent(before, after); tipo != "" {
-			err := outbox.EnqueueFuncionario(ctx, tx, empresaID, tipo, outbox.Funcionario{ID: id, Nome: after.nome, CPF: after.cpf})
-			if err != nil {
+			if err := enqueueREP(ctx, tx, empresaID, tipo, id, after.nome, after.cpf); err != nil {
 				return err
 			}
 		}
@@ -247,13 +246,19 @@ type repState struct {
 func repEvent(before, after repState) string {
 	switch {
 	case before.ativo && !after.ativo:
-		return outbox.FuncionarioExcluido
+		return timekeepingapi.FuncionarioExcluido
 	case !before.ativo && after.ativo:
-		return outbox.FuncionarioIncluido
+		return timekeepingapi.FuncionarioIncluido
 	case after.ativo && (before.nome != after.nome || before.cpf != after.cpf):
-		return outbox.FuncionarioAlterado
+		return timekeepingapi.FuncionarioAlterado
 	}
 	return ""
+}
+
+// enqueueREP writes the REP event tipo about employee id into tx.
+func enqueueREP(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, id int64, nome, cpf string) error {
+	f := timekeepingapi.Funcionario{ID: id, Nome: nome, CPF: cpf}
+	return outbox.Enqueue(ctx, tx, empresaID, tipo, timekeepingapi.Payload{Funcionario: &f})
 }
 
 // SetFotoProfile sets (or clears, with nil) the photo URL of employee id.

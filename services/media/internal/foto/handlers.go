@@ -21,14 +21,14 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/services/media/internal/clients/employee"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
 
 // Handlers serve the photo routes.
 type Handlers struct {
 	store     *objectstore.Store
-	employees *employee.Client
+	employees *employeeapi.Client
 	cfg       Config
 	log       *slog.Logger
 	// slots bounds concurrent decodes (Config.MaxConcurrent).
@@ -38,7 +38,7 @@ type Handlers struct {
 // NewHandlers returns the handlers; store holds the images, employees is
 // the employee service's internal API (the employee's company and
 // fotoProfile).
-func NewHandlers(store *objectstore.Store, employees *employee.Client, cfg Config, log *slog.Logger) *Handlers {
+func NewHandlers(store *objectstore.Store, employees *employeeapi.Client, cfg Config, log *slog.Logger) *Handlers {
 	return &Handlers{store: store, employees: employees, cfg: cfg, log: log,
 		slots: make(chan struct{}, max(cfg.MaxConcurrent, 1))}
 }
@@ -62,32 +62,32 @@ var errInactive = domainerr.Forbidden("funcionario_inativo", "funcionário inati
 // his photo: he himself, or his company. A colleague, another company and
 // an unknown id all get the same 404. The company comes from the employee
 // service, never from the request.
-func (h *Handlers) owner(c *fiber.Ctx) (employee.Funcionario, error) {
+func (h *Handlers) owner(c *fiber.Ctx) (employeeapi.Funcionario, error) {
 	caller, ok := jwtauth.FromContext(c)
 	if !ok { // the routes are mounted behind the verifier: a wiring bug
-		return employee.Funcionario{}, domainerr.Unauthenticated("nao_autenticado", "token ausente")
+		return employeeapi.Funcionario{}, domainerr.Unauthenticated("nao_autenticado", "token ausente")
 	}
 	id, err := strconv.ParseInt(c.Params("funcionarioId"), 10, 64)
 	if err != nil || id < 1 {
-		return employee.Funcionario{}, domainerr.InvalidField("funcionarioId", "deve ser um inteiro positivo")
+		return employeeapi.Funcionario{}, domainerr.InvalidField("funcionarioId", "deve ser um inteiro positivo")
 	}
 	if caller.IsFuncionario() && !caller.IsFuncionarioSelf(id) {
-		return employee.Funcionario{}, errNotFound
+		return employeeapi.Funcionario{}, errNotFound
 	}
-	f, err := h.employees.Get(c.UserContext(), id)
+	f, err := h.employees.GetFuncionario(c.UserContext(), id)
 	if e, ok := apierr.As(err); ok && e.Status == http.StatusNotFound {
-		return employee.Funcionario{}, errNotFound.Wrap(err)
+		return employeeapi.Funcionario{}, errNotFound.Wrap(err)
 	}
 	if err != nil {
-		return employee.Funcionario{}, err
+		return employeeapi.Funcionario{}, err
 	}
 	if f.ID != id || !caller.OwnsEmpresa(f.EmpresaID) {
-		return employee.Funcionario{}, errNotFound
+		return employeeapi.Funcionario{}, errNotFound
 	}
 	if caller.IsFuncionario() && !f.Ativo {
-		return employee.Funcionario{}, errInactive
+		return employeeapi.Funcionario{}, errInactive
 	}
-	return f, nil
+	return f.Funcionario, nil
 }
 
 // acquire waits for a decode slot, giving up with the request.

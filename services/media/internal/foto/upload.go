@@ -12,7 +12,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/domainerr"
-	"github.com/ponto/ponto/services/media/internal/clients/employee"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 )
 
 // cleanupTimeout bounds the removal of objects after a failure or a
@@ -119,7 +119,7 @@ func readUpload(c *fiber.Ctx) ([]byte, error) {
 // then fotoProfile (a failure removes the new objects), and only then the
 // replaced photo's objects. A re-upload of the current photo has the same
 // keys, which are then never removed.
-func (h *Handlers) replace(ctx context.Context, f employee.Funcionario, p processed) error {
+func (h *Handlers) replace(ctx context.Context, f employeeapi.Funcionario, p processed) error {
 	v := version(p.photo.sum)
 	newKeys := []string{photoKey(f.EmpresaID, f.ID, v), thumbKey(f.EmpresaID, f.ID, v)}
 	old, hadOld := currentVersion(f.ID, f.FotoProfile)
@@ -156,7 +156,7 @@ func (h *Handlers) replace(ctx context.Context, f employee.Funcionario, p proces
 func (h *Handlers) isCurrent(ctx context.Context, id int64, url string) bool {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
-	f, err := h.employees.Get(ctx, id)
+	f, err := h.employees.GetFuncionario(ctx, id)
 	return err == nil && f.FotoProfile != nil && *f.FotoProfile == url
 }
 

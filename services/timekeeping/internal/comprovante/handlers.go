@@ -9,8 +9,8 @@ import (
 
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -20,7 +20,7 @@ import (
 type Handlers struct {
 	store     *Store
 	employees *employee.Client
-	companies *companybilling.Client
+	companies *companybillingapi.Client
 	rep       core.REP
 	signer    *signature.Signer // nil: unsigned receipts
 	// verificacao is the public check's URL up to the hash; empty: no QR
@@ -31,7 +31,7 @@ type Handlers struct {
 // NewHandlers returns the handlers; signer (nil when no certificate is
 // configured) signs the receipts, verificacao is the public check's URL
 // up to the hash (empty when no public base URL is configured).
-func NewHandlers(store *Store, employees *employee.Client, companies *companybilling.Client, rep core.REP,
+func NewHandlers(store *Store, employees *employee.Client, companies *companybillingapi.Client, rep core.REP,
 	signer *signature.Signer, verificacao string) *Handlers {
 	return &Handlers{store: store, employees: employees, companies: companies, rep: rep, signer: signer,
 		verificacao: verificacao}
@@ -74,7 +74,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 		}
 		nome = f.Nome
 	}
-	emp, err := h.companies.Get(ctx, m.EmpresaID)
+	emp, err := h.companies.GetEmpresa(ctx, m.EmpresaID)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 )
 
@@ -26,7 +26,7 @@ var coletores = map[string]string{
 // NSR and its SHA-256 hash, plus when it was recorded and how, and what
 // x adds: the line about its digital signature and the QR code of its
 // public check.
-func PDF(m Marcacao, nome string, emp companybilling.Empresa, rep core.REP, x Extras) ([]byte, error) {
+func PDF(m Marcacao, nome string, emp companybillingapi.Empresa, rep core.REP, x Extras) ([]byte, error) {
 	zone := time.FixedZone("", m.OffsetMinutes*60)
 	local := m.Horario.In(zone)
 	p := documento.New(Titulo, m.Horario, false)

@@ -17,8 +17,8 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
@@ -32,7 +32,7 @@ type Handlers struct {
 	store     *Store
 	days      *relatorio.Store
 	employees *employee.Client
-	companies *companybilling.Client
+	companies *companybillingapi.Client
 	clock     *clock.Clock
 	zones     *fuso.Zones
 	signer    *signature.Signer // nil: unsigned PDFs
@@ -41,7 +41,7 @@ type Handlers struct {
 
 // NewHandlers returns the handlers; signer (nil when no certificate is
 // configured) signs the PDF.
-func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *companybilling.Client,
+func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *companybillingapi.Client,
 	clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer, bancos *banco.Banco) *Handlers {
 	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
 		signer: signer, banco: bancos}
@@ -130,7 +130,7 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if err != nil {
 		return Espelho{}, err
 	}
-	emp, err := h.companies.Get(ctx, empresaID)
+	emp, err := h.companies.GetEmpresa(ctx, empresaID)
 	if err != nil {
 		return Espelho{}, err
 	}

@@ -1,7 +1,6 @@
 package espelho
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -239,15 +238,12 @@ func abonosDoDia(as []abono) []Abono {
 // admissao is the employee record's dataAdmissao as YYYY-MM-DD (the
 // employee service answers it as an ISO timestamp), nil without one.
 func admissao(f employee.Funcionario) *string {
-	var s *string
-	if raw, ok := f.Raw["dataAdmissao"]; !ok || json.Unmarshal(raw, &s) != nil || s == nil || len(*s) < 10 {
+	d, ok := f.Admissao()
+	if !ok {
 		return nil
 	}
-	d := (*s)[:10]
-	if _, err := time.Parse(time.DateOnly, d); err != nil {
-		return nil
-	}
-	return &d
+	s := d.Format(time.DateOnly)
+	return &s
 }
 
 func deref(s *string) string {

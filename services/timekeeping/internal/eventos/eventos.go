@@ -22,11 +22,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
+	"github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
 // Sources of events.
@@ -38,42 +40,8 @@ const (
 	textoMax = 300
 )
 
-// Evento is the body of POST /internal/eventos.
-type Evento struct {
-	ID          string       `json:"id"`
-	Origem      string       `json:"origem"`
-	EmpresaID   int64        `json:"empresaId"`
-	Sequencia   int64        `json:"sequencia"`
-	OcorridoEm  string       `json:"ocorridoEm"`
-	Tipo        string       `json:"tipo"`
-	Funcionario *Funcionario `json:"funcionario"`
-	Empresa     *Empresa     `json:"empresa"`
-}
-
-// Funcionario is an employee event's employee.
-type Funcionario struct {
-	ID   int64  `json:"id"`
-	Nome string `json:"nome"`
-	CPF  string `json:"cpf"`
-}
-
-// Empresa is a company event's identification.
-type Empresa struct {
-	CNPJ        string       `json:"cnpj"`
-	RazaoSocial string       `json:"razaoSocial"`
-	Local       string       `json:"local"`
-	CNO         string       `json:"cno"`
-	Responsavel *Responsavel `json:"responsavel"`
-}
-
-// Responsavel is the company's responsible person.
-type Responsavel struct {
-	Nome string `json:"nome"`
-	CPF  string `json:"cpf"`
-}
-
 // check validates an event's shape.
-func (e Evento) check() error {
+func check(e internalapi.Evento) error {
 	v := validate.Errors{}
 	v.Check(e.ID != "" && len(e.ID) <= idMax, "id", "de 1 a 200 caracteres")
 	v.Check(origens[e.Origem], "origem", "employee ou company-billing")
@@ -131,7 +99,7 @@ func NewHandlers(db *pgxpool.Pool, zones Zones, clk *clock.Clock) *Handlers {
 }
 
 // Internal mounts POST /internal/eventos on r (the internal listener).
-func (h *Handlers) Internal(r fiber.Router) { r.Post("/internal/eventos", h.receive) }
+func (h *Handlers) Internal(r fiber.Router) { r.Post(internalapi.Path, h.receive) }
 
 // errForaDeOrdem carries the sequence expected.
 type errForaDeOrdem struct{ esperada int64 }
@@ -145,11 +113,11 @@ func (e errForaDeOrdem) Error() string {
 // evento_fora_de_ordem with "esperada" when it is not the source's next
 // event for the company; 400 for a malformed event.
 func (h *Handlers) receive(c *fiber.Ctx) error {
-	var e Evento
+	var e internalapi.Evento
 	if err := request.DecodeJSON(c, &e); err != nil {
 		return err
 	}
-	if err := e.check(); err != nil {
+	if err := check(e); err != nil {
 		return err
 	}
 	ctx := c.UserContext()
@@ -160,19 +128,20 @@ func (h *Handlers) receive(c *fiber.Ctx) error {
 	aplicado, err := Apply(ctx, h.db, e, h.clock.Now(), zone)
 	var fora errForaDeOrdem
 	if errors.As(err, &fora) {
-		return c.Status(http.StatusConflict).JSON(fiber.Map{"code": "evento_fora_de_ordem",
-			"message": "evento fora de ordem: reenvie a partir da sequência esperada", "esperada": fora.esperada})
+		// The API error answer, with the one member only this route has.
+		return c.Status(http.StatusConflict).JSON(&apierr.Error{Code: internalapi.CodeForaDeOrdem,
+			Message: "evento fora de ordem: reenvie a partir da sequência esperada", Esperada: fora.esperada})
 	}
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"aplicado": aplicado})
+	return c.JSON(internalapi.Resultado{Aplicado: &aplicado})
 }
 
 // Apply records event e at instant now (in zone's offset) under the
 // company's chain lock, and reports whether it was applied now (false: a
 // duplicate).
-func Apply(ctx context.Context, db *pgxpool.Pool, e Evento, now time.Time, zone *time.Location) (bool, error) {
+func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time.Time, zone *time.Location) (bool, error) {
 	aplicado := false
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		var head int64
@@ -216,7 +185,7 @@ func Apply(ctx context.Context, db *pgxpool.Pool, e Evento, now time.Time, zone 
 }
 
 // write records e's REP record with NSR nsr, if it says anything new.
-func write(ctx context.Context, tx pgx.Tx, e Evento, nsr int64, now time.Time, offset int) (bool, error) {
+func write(ctx context.Context, tx pgx.Tx, e internalapi.Evento, nsr int64, now time.Time, offset int) (bool, error) {
 	if e.Empresa != nil {
 		responsavel := core.ResponsavelNaoIdentificado
 		if r := e.Empresa.Responsavel; r != nil {

@@ -18,17 +18,17 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/ponto/ponto/pkg/domainerr"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // cacheSize bounds the companies whose zone is kept.
 const cacheSize = 100_000
 
-// Companies reads a company's record (companybilling.Client).
+// Companies reads a company's record (companybillingapi.Client).
 type Companies interface {
-	Get(ctx context.Context, id int64) (companybilling.Empresa, error)
+	GetEmpresa(ctx context.Context, id int64) (companybillingapi.Empresa, error)
 }
 
 // Zones finds zones.
@@ -41,7 +41,7 @@ type Zones struct {
 
 // Empresa is a company's record with its zone loaded.
 type Empresa struct {
-	companybilling.Empresa
+	companybillingapi.Empresa
 	Zone *time.Location
 }
 
@@ -77,7 +77,7 @@ func (z *Zones) Record(ctx context.Context, empresaID int64) (Empresa, error) {
 // documents that print the employer: they show its current record.
 func (z *Zones) Fresh(ctx context.Context, empresaID int64) (Empresa, error) {
 	v, err, _ := z.loads.Do(strconv.FormatInt(empresaID, 10), func() (any, error) {
-		rec, err := z.companies.Get(ctx, empresaID)
+		rec, err := z.companies.GetEmpresa(ctx, empresaID)
 		if err != nil {
 			return nil, err
 		}

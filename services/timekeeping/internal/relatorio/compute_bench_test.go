@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkDepartmentTotals(b *testing.B) {
 	}
 	funcs := make([]employee.Funcionario, 1000)
 	for i := range funcs {
-		funcs[i] = employee.Funcionario{ID: int64(i + 1), EscalaTrabalhoID: 3}
+		funcs[i] = employee.Funcionario{Funcionario: employeeapi.Funcionario{ID: int64(i + 1), EscalaTrabalhoID: 3}}
 	}
 	inicio := time.Date(2026, 10, 25, 0, 0, 0, 0, time.UTC)
 	fim := inicio.AddDate(0, 0, 29)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/page"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
@@ -102,8 +103,8 @@ func testFuncionarios(n int) []employee.Funcionario {
 		if i < len(names) {
 			nome = names[i]
 		}
-		out[i] = employee.Funcionario{ID: id, EmpresaID: 1, EscalaTrabalhoID: testEscala.ID, Nome: nome,
-			CPF: strconv.FormatInt(10_000_000_000+id, 10), Ativo: true}
+		out[i] = employee.Funcionario{Funcionario: employeeapi.Funcionario{ID: id, EmpresaID: 1,
+			EscalaTrabalhoID: testEscala.ID, Nome: nome, CPF: strconv.FormatInt(10_000_000_000+id, 10), Ativo: true}}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
@@ -21,7 +22,7 @@ func TestParamsFromSchedules(t *testing.T) {
 		!slices.Equal(e.Semana[1].Marcas(), []int{1320, 1500, 1515, 1800}) {
 		t.Fatalf("schedule %+v %+v", e.Semana[0], e.Semana[1])
 	}
-	p := NewParams(1, time.Time{}, time.Time{}, []employee.Funcionario{{ID: 9, EscalaTrabalhoID: 3}}, escalas)
+	p := NewParams(1, time.Time{}, time.Time{}, []employee.Funcionario{{Funcionario: employeeapi.Funcionario{ID: 9, EscalaTrabalhoID: 3}}}, escalas)
 	if !slices.Equal(p.Funcionarios, []int64{9}) || p.escalas[9] != e {
 		t.Fatalf("params %+v, schedules %v", p.Params, p.escalas)
 	}

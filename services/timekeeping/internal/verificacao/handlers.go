@@ -16,7 +16,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/companybilling"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 )
 
 // Path is the route's prefix; the receipt's QR code is the public base
@@ -26,13 +26,13 @@ const Path = "/verificacao/"
 // Handlers serve the check.
 type Handlers struct {
 	store     *Store
-	companies *companybilling.Client
+	companies *companybillingapi.Client
 	limits    []fiber.Handler
 }
 
 // NewHandlers returns the handlers; limits (pkg/ratelimit's per-address
 // budgets) run before each check.
-func NewHandlers(store *Store, companies *companybilling.Client, limits ...fiber.Handler) *Handlers {
+func NewHandlers(store *Store, companies *companybillingapi.Client, limits ...fiber.Handler) *Handlers {
 	return &Handlers{store: store, companies: companies, limits: limits}
 }
 
@@ -72,7 +72,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	emp, err := h.companies.Get(ctx, p.EmpresaID)
+	emp, err := h.companies.GetEmpresa(ctx, p.EmpresaID)
 	if err != nil {
 		return err
 	}

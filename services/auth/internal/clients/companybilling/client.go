@@ -1,64 +1,49 @@
-// Package companybilling calls company-billing's internal API (see
-// docs/internal-api.md): company credentials and the company view.
+// Package companybilling is auth's side of company-billing's internal API
+// (services/company-billing/internalapi, docs/internal-api.md): company
+// credentials, told apart only as good or bad, and the company view, with
+// "not found" as an answer rather than an error.
 package companybilling
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/svcclient"
+	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 )
 
 // ErrBadCredentials means the e-mail is unknown or the password wrong;
 // the two are never told apart.
 var ErrBadCredentials = errors.New("companybilling: bad credentials")
 
-// Empresa is company-billing's company view.
-type Empresa struct {
-	ID               int64           `json:"id"`
-	Email            string          `json:"email"`
-	Nome             string          `json:"nome"`
-	RazaoSocial      string          `json:"razaoSocial"`
-	CNPJ             string          `json:"cnpj"`
-	Role             string          `json:"role"`
-	NomeDoPlano      string          `json:"nomeDoPlano"`
-	AssinaturaStatus json.RawMessage `json:"assinaturaStatus"`
-	Bloqueada        bool            `json:"bloqueada"`
-}
-
 // Client calls company-billing's internal API.
-type Client struct {
-	c *svcclient.Client
-}
+type Client struct{ api *companybillingapi.Client }
 
 // New returns a client for company-billing's internal base URL
 // (COMPANY_BILLING_INTERNAL_URL).
 func New(baseURL string, opts ...svcclient.Option) *Client {
-	return &Client{c: svcclient.New(baseURL, opts...)}
+	return &Client{api: companybillingapi.New(baseURL, opts...)}
 }
 
-// Login checks a company's credentials: POST /internal/empresas/login.
-// company-billing equalises the time of unknown e-mails and wrong
-// passwords and answers 401 for both (mapped to ErrBadCredentials here),
-// 403 empresa_bloqueada for a blocked company (passed on as it came).
-func (c *Client) Login(ctx context.Context, email, pw string) (Empresa, error) {
-	var e Empresa
-	err := c.c.PostJSON(ctx, "/internal/empresas/login", map[string]string{"email": email, "password": pw}, &e)
+// Login checks a company's credentials. company-billing equalises the
+// time of unknown e-mails and wrong passwords and answers 401 for both
+// (ErrBadCredentials here), 403 empresa_bloqueada for a blocked company
+// (passed on as it came).
+func (c *Client) Login(ctx context.Context, email, pw string) (companybillingapi.Empresa, error) {
+	e, err := c.api.Login(ctx, email, pw)
 	if ae, ok := apierr.As(err); ok && (ae.Status == http.StatusUnauthorized || ae.Status == http.StatusNotFound) {
-		return Empresa{}, ErrBadCredentials
+		return companybillingapi.Empresa{}, ErrBadCredentials
 	}
 	return e, err
 }
 
-// Get reads a company: GET /internal/empresas/{id}. found is false on 404.
-func (c *Client) Get(ctx context.Context, id int64) (e Empresa, found bool, err error) {
-	err = c.c.GetJSON(ctx, "/internal/empresas/"+strconv.FormatInt(id, 10), &e)
+// Get reads a company. found is false on 404.
+func (c *Client) Get(ctx context.Context, id int64) (e companybillingapi.Empresa, found bool, err error) {
+	e, err = c.api.GetEmpresa(ctx, id)
 	if isNotFound(err) {
-		return Empresa{}, false, nil
+		return companybillingapi.Empresa{}, false, nil
 	}
 	return e, err == nil, err
 }

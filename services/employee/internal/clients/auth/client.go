@@ -1,6 +1,6 @@
-// Package auth calls the auth service's internal API (see
-// docs/internal-api.md): when an employee is deactivated, auth revokes his
-// refresh tokens.
+// Package auth is the employee service's side of auth's internal API
+// (services/auth/internalapi, docs/internal-api.md): when an employee is
+// deactivated, auth revokes his tokens.
 package auth
 
 import (
@@ -9,22 +9,22 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/svcclient"
+	authapi "github.com/ponto/ponto/services/auth/internalapi"
 )
 
-// Client revokes through auth's internal API:
-// POST /internal/tokens/revogar {"funcionarioId": N} → 204.
-type Client struct{ client *svcclient.Client }
+// Client revokes through auth's internal API.
+type Client struct{ api *authapi.Client }
 
 // New calls auth at baseURL (AUTH_INTERNAL_URL).
 func New(baseURL string, opts ...svcclient.Option) *Client {
-	return &Client{client: svcclient.New(baseURL, opts...)}
+	return &Client{api: authapi.New(baseURL, opts...)}
 }
 
-// RevokeFuncionario asks auth to revoke the employee's refresh tokens. A
-// refusal from auth (a 4xx) is our bug or a broken deployment, not the
-// client's: it becomes a 502 rather than passing auth's 4xx through.
+// RevokeFuncionario asks auth to revoke the employee's tokens. A refusal
+// from auth (a 4xx) is our bug or a broken deployment, not the client's:
+// it becomes a 502 rather than passing auth's 4xx through.
 func (a *Client) RevokeFuncionario(ctx context.Context, funcionarioID int64) error {
-	err := a.client.PostJSON(ctx, "/internal/tokens/revogar", map[string]int64{"funcionarioId": funcionarioID}, nil)
+	err := a.api.RevokeFuncionario(ctx, funcionarioID)
 	if err == nil {
 		return nil
 	}

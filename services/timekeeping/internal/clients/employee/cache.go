@@ -75,7 +75,8 @@ func NewCached(client *Client, ttl time.Duration, size int) *Cached {
 }
 
 // Funcionario is Client.Funcionario through the cache. A cached record
-// has no Raw, only its PublicJSON, and is shared with other callers.
+// has its PublicJSON rendered and no login-code hash, and is shared with
+// other callers.
 func (c *Cached) Funcionario(ctx context.Context, empresaID, id int64) (Funcionario, error) {
 	if c.entries == nil {
 		return c.client.Funcionario(ctx, empresaID, id)

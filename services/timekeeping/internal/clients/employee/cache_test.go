@@ -54,7 +54,7 @@ func newFakePeer(t *testing.T) *fakePeer {
 		var records []string
 		for _, s := range ids {
 			if id, _ := strconv.Atoi(s); id < 900 {
-				records = append(records, `{"id":`+s+`,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario"}`)
+				records = append(records, `{"id":`+s+`,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario","codeVerify":"hash"}`)
 			}
 		}
 		_, _ = w.Write([]byte(`{"funcionarios":[` + strings.Join(records, ",") + `]}`))
@@ -67,7 +67,7 @@ func newFakePeer(t *testing.T) *fakePeer {
 		p.mu.Unlock()
 		p.arrived <- struct{}{}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"id":` + r.PathValue("id") + `,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario"}`))
+		_, _ = w.Write([]byte(`{"id":` + r.PathValue("id") + `,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario","codeVerify":"hash"}`))
 	})
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
@@ -114,8 +114,8 @@ func TestCachedAnswersFromMemoryWithinTheTTL(t *testing.T) {
 	// The cache keeps the rendered record, without the login code's hash.
 	public, err := first.PublicJSON()
 	if err != nil || !strings.Contains(string(public), `"role":"funcionario"`) ||
-		!strings.Contains(string(public), `"codeVerify":null`) || first.Raw != nil {
-		t.Fatalf("cached record: %s, Raw %v, %v", public, first.Raw, err)
+		!strings.Contains(string(public), `"codeVerify":null`) || first.CodeVerify != nil {
+		t.Fatalf("cached record: %s, codeVerify %v, %v", public, first.CodeVerify, err)
 	}
 	second, err := lookup(t, c, 1, 10)
 	if err != nil || second.ID != 10 {
