@@ -55,7 +55,7 @@ func TestAEJGoldenMonth(t *testing.T) {
 		t.Errorf("Content-Disposition %q", cd)
 	}
 	compareGolden(t, r.body, "testdata/aej-2024-03.txt")
-	lido, err := core.LerAEJ(r.body)
+	lido, err := core.ParseAEJ(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestAEJRefusalsAndIsolation(t *testing.T) {
 	// The other company's file holds only its own employee.
 	r := e.pub("GET", "/registropontos/aej?inicio=2024-03-01&fim=2024-03-31", other.token, nil)
 	want(t, r, 200)
-	lido, err := core.LerAEJ(r.body)
+	lido, err := core.ParseAEJ(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestAEJRefusalsAndIsolation(t *testing.T) {
 	// A period without records is a valid file without bonds.
 	r = e.pub("GET", "/registropontos/aej?inicio=2023-01-01&fim=2023-01-31", c.token, nil)
 	want(t, r, 200)
-	if lido, err := core.LerAEJ(r.body); err != nil || len(lido.Registros["03"]) != 0 {
+	if lido, err := core.ParseAEJ(r.body); err != nil || len(lido.Registros["03"]) != 0 {
 		t.Fatalf("empty period: %v %s", err, r.body)
 	}
 

@@ -60,7 +60,7 @@ func TestAFDGoldenMonth(t *testing.T) {
 
 	// Read back: every record checks, and the chain verifies from the
 	// hash stored for the punch before the month (NSR 2), not from scratch.
-	a, err := core.Ler(r.body)
+	a, err := core.ParseAFD(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +69,10 @@ func TestAFDGoldenMonth(t *testing.T) {
 		t.Fatalf("read back: %+v", a)
 	}
 	stored := storedHashes(t, e, 7)
-	if err := a.VerificarCadeia(stored[2]); err != nil {
+	if err := a.VerifyCadeia(stored[2]); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.VerificarCadeia(""); err == nil {
+	if err := a.VerifyCadeia(""); err == nil {
 		t.Fatal("the month's chain verified without the previous punch's hash")
 	}
 	for _, m := range a.Marcacoes {
@@ -110,11 +110,11 @@ func TestAFDRoundTripAndTampering(t *testing.T) {
 	// The whole history: NSR 1 to 9, the chain verifies from nothing.
 	r := e.pub("GET", "/registropontos/afd?inicio=2024-02-01&fim=2024-04-30", c.token, nil)
 	want(t, r, 200)
-	a, err := core.Ler(r.body)
+	a, err := core.ParseAFD(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.VerificarCadeia(""); err != nil {
+	if err := a.VerifyCadeia(""); err != nil {
 		t.Fatal(err)
 	}
 	if a.Trailer[5] != 3 || a.Trailer[7] != 6 || a.Marcacoes[0].NSR != 2 || a.Marcacoes[5].NSR != 9 ||
@@ -137,26 +137,26 @@ func TestAFDRoundTripAndTampering(t *testing.T) {
 	// A punch's time moved by a minute: the file still reads (type 7 has
 	// no CRC), but the chain breaks there.
 	moved := tamper(3, 24, "1") // NSR 3: 08:00 -> 08:10
-	if b, err := core.Ler(moved); err != nil {
+	if b, err := core.ParseAFD(moved); err != nil {
 		t.Fatalf("a type-7 change must read: %v", err)
-	} else if err := b.VerificarCadeia(""); err == nil || !strings.Contains(err.Error(), "NSR 3") {
+	} else if err := b.VerifyCadeia(""); err == nil || !strings.Contains(err.Error(), "NSR 3") {
 		t.Fatalf("a moved punch verified: %v", err)
 	}
 	// An employee record changed: its CRC no longer matches.
-	if _, err := core.Ler(tamper(1, 50, "X")); err == nil || !strings.Contains(err.Error(), "CRC") {
+	if _, err := core.ParseAFD(tamper(1, 50, "X")); err == nil || !strings.Contains(err.Error(), "CRC") {
 		t.Fatalf("a changed type-5 record read: %v", err)
 	}
 	// The header changed: its CRC too.
-	if _, err := core.Ler(tamper(0, 45, "X")); err == nil {
+	if _, err := core.ParseAFD(tamper(0, 45, "X")); err == nil {
 		t.Fatal("a changed header read")
 	}
 	// A record removed: the NSR gap and the trailer tell.
 	without := append(append([]string(nil), lines[:4]...), lines[5:]...)
-	if _, err := core.Ler([]byte(strings.Join(without, "\r\n"))); err == nil {
+	if _, err := core.ParseAFD([]byte(strings.Join(without, "\r\n"))); err == nil {
 		t.Fatal("a file missing a record read")
 	}
 	// LF line ends are not an AFD.
-	if _, err := core.Ler(bytes.ReplaceAll(r.body, []byte("\r\n"), []byte("\n"))); err == nil {
+	if _, err := core.ParseAFD(bytes.ReplaceAll(r.body, []byte("\r\n"), []byte("\n"))); err == nil {
 		t.Fatal("LF line ends read")
 	}
 }
@@ -173,7 +173,7 @@ func TestAFDRefusals(t *testing.T) {
 	other := e.company(2)
 	r := e.pub("GET", "/registropontos/afd", other.token, nil)
 	want(t, r, 200)
-	a, err := core.Ler(r.body)
+	a, err := core.ParseAFD(r.body)
 	if err != nil || len(a.Marcacoes) != 0 || len(a.Empregados) != 0 || a.Cabecalho.Inicio != "2024-03-01" ||
 		a.Cabecalho.Fim != "2024-03-31" || a.Cabecalho.Empregador != strings.NewReplacer(".", "", "/", "", "-", "").Replace(companyCNPJ(2)) {
 		t.Fatalf("another company's AFD: %v %+v", err, a)

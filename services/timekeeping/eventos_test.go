@@ -86,7 +86,7 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	e.clock.Set(local(2026, 3, 20, 10, 0))
 	afd := e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
 	want(t, afd, 200)
-	a, err := core.Ler(afd.body)
+	a, err := core.ParseAFD(afd.body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func TestCompanyZoneAndCollectorInTheAFD(t *testing.T) {
 	e.clock.Set(time.Date(2026, 3, 20, 15, 0, 42, 0, time.UTC))
 	r = e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
 	want(t, r, 200)
-	a, err := core.Ler(r.body)
+	a, err := core.ParseAFD(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestCompanyZoneAndCollectorInTheAFD(t *testing.T) {
 	if a.Cabecalho.Geracao != "2026-03-20T11:00:00-0400" {
 		t.Errorf("header generated %s", a.Cabecalho.Geracao)
 	}
-	if err := a.VerificarCadeia(""); err != nil {
+	if err := a.VerifyCadeia(""); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -223,14 +223,14 @@ func TestChainAcrossTheHashRuleChange(t *testing.T) {
 	e.clock.Set(local(2026, 3, 20, 10, 0))
 	r := e.pub("GET", "/registropontos/afd?inicio=2026-03-01&fim=2026-03-31", c.token, nil)
 	want(t, r, 200)
-	a, err := core.Ler(r.body)
+	a, err := core.ParseAFD(r.body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(a.Marcacoes) != 4 || a.Marcacoes[0].Gravacao != "2026-03-09T08:00:00-0300" {
 		t.Fatalf("punches %+v", a.Marcacoes)
 	}
-	if err := a.VerificarCadeia(""); err != nil {
+	if err := a.VerifyCadeia(""); err != nil {
 		t.Fatalf("the AFD's chain across the rule change: %v", err)
 	}
 	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now)).Once(t.Context())

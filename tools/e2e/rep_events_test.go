@@ -21,7 +21,7 @@ func (e *env) afd(t testing.TB, c *company) *core.Arquivo {
 		return nil
 	}
 	a.expect(t, http.StatusOK)
-	arq, err := core.Ler(a.Body)
+	arq, err := core.ParseAFD(a.Body)
 	if err != nil {
 		t.Fatalf("AFD does not read back: %v", err)
 	}

@@ -1,7 +1,7 @@
 // Package chainaudit re-checks, in production, every company's chain of
 // REP records: the NSR gapless over every record type (punches and AFD
 // type-5 records), each punch's hash recomputed from its stored fields
-// with its own rule version (core.VerificarMarcacao), and the chain head
+// with its own rule version (core.VerifyMarcacao), and the chain head
 // (cadeias) on the last record. It is incremental: each company's audit
 // goes on from the last NSR it verified (auditorias_cadeia), so a run
 // reads only the records written since the previous one, whatever the
@@ -210,7 +210,7 @@ func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, 
 		if isPunch {
 			m := core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: int(offset), CPF: cpf, Coletor: coletor,
 				Versao: int(versao)}
-			if err := core.VerificarMarcacao(m, prev, hash); err != nil {
+			if err := core.VerifyMarcacao(m, prev, hash); err != nil {
 				return last, prev, n, fmt.Errorf("%w: NSR %d: %v", errBroken, nsr, err)
 			}
 			prev = hash

@@ -14,8 +14,8 @@ import (
 // Anexo VI, layout 001): what the time-treatment program made of the
 // REP's punches. ISO-8859-1 text, one record per line ended by CR LF,
 // fields separated by "|" (none after the last), types 01 to 08 in that
-// order, the trailer (99) and the signature line. FormatarAEJ writes it
-// and LerAEJ reads it back; both check every record against aejLayout,
+// order, the trailer (99) and the signature line. FormatAEJ writes it
+// and ParseAEJ reads it back; both check every record against aejLayout,
 // the layout's field table, so what one writes the other accepts. The
 // choices the layout leaves open are in docs/compliance.md.
 
@@ -134,10 +134,10 @@ type AEJPTRP struct {
 	Desenvolvedor, RazaoNome, Email string
 }
 
-// FormatarAEJ renders a as the file's bytes, signature line included
+// FormatAEJ renders a as the file's bytes, signature line included
 // (AssinaturaP7S: the signature travels in a detached .p7s). Every record
 // is checked against the layout before it is written.
-func FormatarAEJ(a AEJ) ([]byte, error) {
+func FormatAEJ(a AEJ) ([]byte, error) {
 	var recs [][]string
 	add := func(fields ...string) { recs = append(recs, fields) }
 	h := a.Cabecalho

@@ -178,13 +178,13 @@ type AEJLido struct {
 	Assinatura string
 }
 
-// LerAEJ reads an AEJ and checks it whole: ISO-8859-1, CR LF after every
+// ParseAEJ reads an AEJ and checks it whole: ISO-8859-1, CR LF after every
 // line and no blank line, every record's field count, field types and
 // sizes and the layout's conditions, types in order (one header first,
 // one type 08, the trailer, then the signature line), the trailer's
 // counts, and that every reference (idRepAej, idtVinculoAej,
 // codHorContratual) names a record of the file.
-func LerAEJ(b []byte) (AEJLido, error) {
+func ParseAEJ(b []byte) (AEJLido, error) {
 	out := AEJLido{Registros: map[string][][]string{}}
 	if !bytes.HasSuffix(b, []byte("\r\n")) {
 		return out, fmt.Errorf("aej: the last line does not end with CR LF")

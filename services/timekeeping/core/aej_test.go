@@ -36,7 +36,7 @@ func aejSample() AEJ {
 }
 
 func TestFormatarAEJ(t *testing.T) {
-	b, err := FormatarAEJ(aejSample())
+	b, err := FormatAEJ(aejSample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestFormatarAEJ(t *testing.T) {
 	if s != want {
 		t.Fatalf("got\n%s\nwant\n%s", s, want)
 	}
-	lido, err := LerAEJ(b)
+	lido, err := ParseAEJ(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestHorarioAEJNoturno(t *testing.T) {
 }
 
 func TestLerAEJRecusa(t *testing.T) {
-	good, err := FormatarAEJ(aejSample())
+	good, err := FormatAEJ(aejSample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestLerAEJRecusa(t *testing.T) {
 			bad = strings.Replace(bad, "05|1|2024-03-04T08:02", "03|1|12345678909|José Ação\r\n05|1|2024-03-04T08:02", 1)
 		}
 		enc, _ := charmap.ISO8859_1.NewEncoder().String(bad)
-		if _, err := LerAEJ([]byte(enc)); err == nil {
+		if _, err := ParseAEJ([]byte(enc)); err == nil {
 			t.Errorf("%s: accepted", c.name)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // Arquivo is an AFD read back: every record checked for length, CRC
-// (types 1 to 5), NSR order and trailer counts. VerificarCadeia then
+// (types 1 to 5), NSR order and trailer counts. VerifyCadeia then
 // checks the hashes of the type-7 records.
 type Arquivo struct {
 	Cabecalho      CabecalhoLido
@@ -78,8 +78,8 @@ var recordLen = map[byte]struct {
 	crc bool
 }{'2': {Len2, true}, '3': {Len3, true}, '4': {Len4, true}, '5': {Len5, true}, '6': {Len6, false}, '7': {Len7, false}}
 
-// Ler parses an AFD file.
-func Ler(file []byte) (*Arquivo, error) {
+// ParseAFD parses an AFD file.
+func ParseAFD(file []byte) (*Arquivo, error) {
 	if !bytes.HasSuffix(file, []byte("\r\n")) {
 		return nil, fmt.Errorf("afd: the file must end with CR LF")
 	}
@@ -192,10 +192,10 @@ func dhValido(s string) bool {
 	return err == nil
 }
 
-// VerificarCadeia recomputes every type-7 hash from its record and the
+// VerifyCadeia recomputes every type-7 hash from its record and the
 // previous one's; anterior is the hash of the punch before the file's
 // first ("" when the file starts at the company's first punch).
-func (a *Arquivo) VerificarCadeia(anterior string) error {
+func (a *Arquivo) VerifyCadeia(anterior string) error {
 	for _, m := range a.Marcacoes {
 		if !chainPrinted(m.prefix, anterior, m.Hash) {
 			return fmt.Errorf("afd: NSR %d: hash %s does not follow from the record and %q", m.NSR, m.Hash, anterior)

@@ -38,7 +38,7 @@ func TestAFDRoundTripEveryRecordType(t *testing.T) {
 	file, err := w.Close()
 	must(err)
 
-	a, err := Ler(file)
+	a, err := ParseAFD(file)
 	if err != nil {
 		t.Fatalf("Ler: %v\n%s", err, file)
 	}
@@ -65,7 +65,7 @@ func TestAFDRoundTripEveryRecordType(t *testing.T) {
 	if a.Trailer != (Trailer{2: 1, 4: 1, 5: 1, 6: 2, 7: 1}) {
 		t.Errorf("trailer %v", a.Trailer)
 	}
-	if err := a.VerificarCadeia(""); err != nil {
+	if err := a.VerifyCadeia(""); err != nil {
 		t.Fatal(err)
 	}
 
@@ -78,7 +78,7 @@ func TestAFDRoundTripEveryRecordType(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(string(file), "\r\n"), "\r\n")
 	trailer := "999999999000000001000000001000000001000000001000000002000000001" + "9"
 	withREPC := strings.Join(append(append(lines[:len(lines)-2:len(lines)-2], l3, trailer), lines[len(lines)-1]), "\r\n") + "\r\n"
-	b, err := Ler([]byte(withREPC))
+	b, err := ParseAFD([]byte(withREPC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,17 +97,17 @@ func TestAFDRefusesSecondsAndBrokenChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	file, _ := w.Close()
-	if _, err := Ler(file); err != nil {
+	if _, err := ParseAFD(file); err != nil {
 		t.Fatal(err)
 	}
 	// Seconds in a DH field are refused (a type-7 record has no CRC).
 	bad := strings.Replace(string(file), "2026-03-10T11:07:00-0300012345678909", "2026-03-10T11:07:42-0300012345678909", 1)
-	if _, err := Ler([]byte(bad)); err == nil {
+	if _, err := ParseAFD([]byte(bad)); err == nil {
 		t.Fatal("a DH field with seconds was accepted")
 	}
 	// A changed punch no longer chains.
-	a, _ := Ler([]byte(strings.Replace(string(file), "012345678909", "012345678910", 1)))
-	if a == nil || a.VerificarCadeia("") == nil {
+	a, _ := ParseAFD([]byte(strings.Replace(string(file), "012345678909", "012345678910", 1)))
+	if a == nil || a.VerifyCadeia("") == nil {
 		t.Fatal("a changed CPF still verified")
 	}
 }
@@ -127,7 +127,7 @@ func TestChainAcrossTheHashRuleChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := VerificarMarcacao(m, prev, h); err != nil {
+		if err := VerifyMarcacao(m, prev, h); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Marcacao(m, h); err != nil {
@@ -136,16 +136,16 @@ func TestChainAcrossTheHashRuleChange(t *testing.T) {
 		prev = h
 	}
 	file, _ := w.Close()
-	a, err := Ler(file)
+	a, err := ParseAFD(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.VerificarCadeia(""); err != nil {
+	if err := a.VerifyCadeia(""); err != nil {
 		t.Fatalf("chain across versions: %v", err)
 	}
 	// A version-1 record whose hash was tampered with is still caught.
 	a.Marcacoes[1].Hash = strings.Repeat("0", 64)
-	if a.VerificarCadeia("") == nil {
+	if a.VerifyCadeia("") == nil {
 		t.Fatal("a tampered version-1 hash verified")
 	}
 }

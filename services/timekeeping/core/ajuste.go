@@ -26,9 +26,9 @@ var (
 	ErrAjusteSemPendente  = errors.New("core: no adjustment is pending")
 )
 
-// PodeSolicitar says whether an employee may ask for an adjustment of a
+// CheckAjusteRequest says whether an employee may ask for an adjustment of a
 // punch whose adjustment is in status (nil: none yet).
-func PodeSolicitar(status *string) error {
+func CheckAjusteRequest(status *string) error {
 	switch {
 	case status == nil || *status == StatusReprovado:
 		return nil
@@ -39,9 +39,9 @@ func PodeSolicitar(status *string) error {
 	}
 }
 
-// PodeDecidir says whether the company may approve or reject an
+// CheckAjusteDecision says whether the company may approve or reject an
 // adjustment in status now.
-func PodeDecidir(status *string) error {
+func CheckAjusteDecision(status *string) error {
 	if status == nil || *status != StatusSolicitado {
 		return ErrAjusteSemPendente
 	}

@@ -40,7 +40,7 @@ type Apuracao struct {
 	Alertas  []string
 }
 
-// Apurar applies the rules to one day:
+// ComputeApuracao applies the rules to one day:
 //
 //   - the treatment first (Tratar): disregarded punches leave, included
 //     punches join, a pre-assigned break is counted without punches; the
@@ -56,7 +56,7 @@ type Apuracao struct {
 //     in night-hour minutes;
 //   - alerts: break too short (art. 71), rest too short (art. 66), more
 //     than 2 hours of overtime (art. 59), punches outside the work places.
-func Apurar(d Dia) Apuracao {
+func ComputeApuracao(d Dia) Apuracao {
 	marcas := d.Marcas
 	if !d.Tratamento.Empty() || (d.Turno != nil && d.Turno.PreAssinalado) {
 		marcas = Tratar(d.Marcas, d.Tratamento, d.Turno)

@@ -12,7 +12,7 @@ import (
 // expires: a credit is then paid as overtime (art. 59 §3), a debit is
 // forgiven or discounted as the company's agreement says.
 //
-// The bank is computed from the workdays (Apurar), never stored: each
+// The bank is computed from the workdays (ComputeApuracao), never stored: each
 // workday's balance (Apuracao.Saldo, after the tolerance, the treatment
 // and the abonos) is its movement, a credit or a debit, except for an
 // unexcused absence (Apuracao.Ausencia), which payroll discounts and
@@ -62,9 +62,9 @@ var (
 	ErrBancoLimite  = errors.New("limite em minutos, de 0 (sem limite) a 43.920 (2 horas extras por dia durante um ano)")
 )
 
-// Validar checks the policy: a period of 1 to 12 months, starting on a
+// Validate checks the policy: a period of 1 to 12 months, starting on a
 // month's first day, caps from 0 to limiteMaximo minutes.
-func (p PoliticaBanco) Validar() error {
+func (p PoliticaBanco) Validate() error {
 	switch {
 	case p.PeriodoMeses < 1 || p.PeriodoMeses > BancoPeriodoMaximo:
 		return ErrBancoPeriodo
@@ -127,7 +127,7 @@ const (
 	motivoVencidoDevedor = "saldo devedor do período vencido: zerado conforme a política"
 )
 
-// CalcularBanco applies policy p to the workdays dias and the manual
+// ComputeBanco applies policy p to the workdays dias and the manual
 // movements manuais up to civil date ate, in date order (a day's
 // computed movement before that day's manual ones, those by ID):
 //
@@ -137,7 +137,7 @@ const (
 //   - manual movements count as given, never capped;
 //   - on the first day of each new period, the balance left expires: a
 //     vencimento movement brings it to zero.
-func CalcularBanco(p PoliticaBanco, dias []DiaBanco, manuais []MovimentoBanco, ate time.Time) Extrato {
+func ComputeBanco(p PoliticaBanco, dias []DiaBanco, manuais []MovimentoBanco, ate time.Time) Extrato {
 	if p.PeriodoMeses < 1 {
 		p.PeriodoMeses = BancoPeriodoPadrao
 	}
@@ -185,7 +185,7 @@ func CalcularBanco(p PoliticaBanco, dias []DiaBanco, manuais []MovimentoBanco, a
 	return Extrato{Inicio: c.inicio, Fim: c.fim, Saldo: c.saldo, Movimentos: c.movs}
 }
 
-// conta is CalcularBanco's running state.
+// conta is ComputeBanco's running state.
 type conta struct {
 	p           PoliticaBanco
 	inicio, fim time.Time

@@ -8,7 +8,7 @@ import (
 
 func TestPoliticaBancoValidar(t *testing.T) {
 	ok := PoliticaBanco{Inicio: date(2024, 1, 1), PeriodoMeses: BancoPeriodoPadrao}
-	if err := ok.Validar(); err != nil {
+	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -21,7 +21,7 @@ func TestPoliticaBancoValidar(t *testing.T) {
 		{PoliticaBanco{Inicio: date(2024, 1, 1), PeriodoMeses: 12, LimiteCredito: -1}, ErrBancoLimite},
 		{PoliticaBanco{Inicio: date(2024, 1, 1), PeriodoMeses: 12, LimiteDebito: 366*120 + 1}, ErrBancoLimite},
 	} {
-		if got := c.p.Validar(); got != c.want {
+		if got := c.p.Validate(); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.p, got, c.want)
 		}
 	}
@@ -65,7 +65,7 @@ func TestBancoAcrossThePeriodEnd(t *testing.T) {
 		{Data: date(2024, 3, 5), Saldo: 45}, // after ate
 	}
 	manuais := []MovimentoBanco{{ID: 7, Data: date(2024, 2, 25), Tipo: MovPagamento, Minutos: -10, Motivo: "pago na folha"}}
-	x := CalcularBanco(p, dias, manuais, date(2024, 3, 4))
+	x := ComputeBanco(p, dias, manuais, date(2024, 3, 4))
 	want := []string{
 		"2024-01-10 credito 60 0 60",
 		"2024-02-20 debito -20 0 40",
@@ -83,12 +83,12 @@ func TestBancoAcrossThePeriodEnd(t *testing.T) {
 		t.Fatalf("current period: %q", cur)
 	}
 	// Up to the last day of February: nothing has expired yet.
-	if x := CalcularBanco(p, dias, manuais, date(2024, 2, 29)); x.Saldo != 30 || x.Fim != date(2024, 2, 29) {
+	if x := ComputeBanco(p, dias, manuais, date(2024, 2, 29)); x.Saldo != 30 || x.Fim != date(2024, 2, 29) {
 		t.Fatalf("on Feb 29: balance %d, period end %s", x.Saldo, x.Fim)
 	}
 	// A debit balance expires too, and a period without movements passes
 	// quietly: up to July, one vencimento per period with a balance.
-	x = CalcularBanco(p, []DiaBanco{{Data: date(2024, 1, 3), Saldo: -45}}, nil, date(2024, 7, 1))
+	x = ComputeBanco(p, []DiaBanco{{Data: date(2024, 1, 3), Saldo: -45}}, nil, date(2024, 7, 1))
 	if got := summary(x.Movimentos); !reflect.DeepEqual(got, []string{"2024-01-03 debito -45 0 -45", "2024-03-01 vencimento 45 0 0"}) ||
 		x.Inicio != date(2024, 7, 1) {
 		t.Fatalf("debit expiry: %q, period from %s", got, x.Inicio)
@@ -106,7 +106,7 @@ func TestBancoCaps(t *testing.T) {
 		{Data: date(2024, 1, 5), Saldo: -120}, // 100 -> -30: 130 allowed, all banked
 		{Data: date(2024, 1, 8), Saldo: -15},  // past the debit cap: discounted
 	}
-	got := summary(CalcularBanco(p, dias, nil, date(2024, 1, 31)).Movimentos)
+	got := summary(ComputeBanco(p, dias, nil, date(2024, 1, 31)).Movimentos)
 	want := []string{
 		"2024-01-02 credito 80 0 80",
 		"2024-01-03 credito 20 30 100",
@@ -131,7 +131,7 @@ func TestNightShiftOnAHolidayAt100(t *testing.T) {
 	}
 	noite := &Turno{Entrada: hm(22, 0), SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 480} // 22:00-06:00, break 02:00-03:00
 	marcas := []int{hm(22, 0), hm(26, 0), hm(27, 0), hm(30, 0)}
-	a := Apurar(Dia{Marcas: marcas, Turno: noite, Feriado: true})
+	a := ComputeApuracao(Dia{Marcas: marcas, Turno: noite, Feriado: true})
 	if a.Trabalhados != 420 || a.Previstos != 0 || a.Extras != 420 || a.Extras100 != 420 || a.Extras50 != 0 {
 		t.Fatalf("holiday night: %+v", a)
 	}
@@ -140,10 +140,10 @@ func TestNightShiftOnAHolidayAt100(t *testing.T) {
 		t.Fatalf("night minutes: %+v", a)
 	}
 	// The same shift on an ordinary day is as scheduled.
-	if b := Apurar(Dia{Marcas: marcas, Turno: noite}); b.Extras != 0 || b.Saldo != 0 {
+	if b := ComputeApuracao(Dia{Marcas: marcas, Turno: noite}); b.Extras != 0 || b.Saldo != 0 {
 		t.Fatalf("ordinary night: %+v", b)
 	}
-	x := CalcularBanco(PoliticaBanco{Inicio: date(2024, 7, 1), PeriodoMeses: 6},
+	x := ComputeBanco(PoliticaBanco{Inicio: date(2024, 7, 1), PeriodoMeses: 6},
 		[]DiaBanco{{Data: natal, Saldo: a.Saldo, Ausencia: a.Ausencia}}, nil, date(2024, 12, 31))
 	if x.Saldo != 420 {
 		t.Fatalf("bank after the holiday: %+v", x)

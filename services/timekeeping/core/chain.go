@@ -28,10 +28,10 @@
 // the AFD prints. Stored punches are never rewritten, so each punch keeps
 // the version it was hashed with (registros_ponto.hash_versao), the
 // writer uses HashVersion for new punches, and the verifiers take the
-// version into account: with the stored fields (VerificarMarcacao) the
+// version into account: with the stored fields (VerifyMarcacao) the
 // version is known; in an AFD file, where a version-1 record's seconds
 // are not printed, the verifier accepts the record when one of the 60
-// possible seconds gives its hash (VerificarCadeia).
+// possible seconds gives its hash (VerifyCadeia).
 package core
 
 import (
@@ -135,9 +135,9 @@ func Hash(m Marcacao, anterior string) (string, error) {
 	return chain(p, anterior), nil
 }
 
-// VerificarMarcacao checks a stored punch's hash against its stored
+// VerifyMarcacao checks a stored punch's hash against its stored
 // fields (with its own version) and the previous punch's hash.
-func VerificarMarcacao(m Marcacao, anterior, hash string) error {
+func VerifyMarcacao(m Marcacao, anterior, hash string) error {
 	want, err := Hash(m, anterior)
 	if err != nil {
 		return err

@@ -49,10 +49,10 @@ func TestPrefixAndChainedHash(t *testing.T) {
 		if err != nil || h2 != c.h2 {
 			t.Fatalf("version %d: hash 2 = %s, %v", c.versao, h2, err)
 		}
-		if err := VerificarMarcacao(second, h1, h2); err != nil {
+		if err := VerifyMarcacao(second, h1, h2); err != nil {
 			t.Fatal(err)
 		}
-		if err := VerificarMarcacao(second, h1, c.h1); err == nil {
+		if err := VerifyMarcacao(second, h1, c.h1); err == nil {
 			t.Fatalf("version %d: a wrong hash verified", c.versao)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package clt holds the CLT (Consolidação das Leis do Trabalho) rules the
 // reports and the timesheet apply to a workday, one small function per
-// rule, and Apurar, which applies them all to one day. Every limit is a
+// rule, and ComputeApuracao, which applies them all to one day. Every limit is a
 // constant here; the choices the law leaves open are explained in
 // docs/compliance.md, and changing one means changing only this package.
 //
@@ -38,7 +38,7 @@ const (
 // Art. 59: at most 2 hours of overtime a day.
 const LimiteExtras = 2 * 60
 
-// Alert codes of a day, in the order Apurar reports them.
+// Alert codes of a day, in the order ComputeApuracao reports them.
 const (
 	AlertaIntervalo = "intervalo_insuficiente" // art. 71
 	AlertaDescanso  = "descanso_insuficiente"  // art. 66

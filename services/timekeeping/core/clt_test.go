@@ -158,7 +158,7 @@ func TestApurar(t *testing.T) {
 			Dia{Turno: standardTurno},
 			Apuracao{Previstos: 480, Saldo: -480, Ausencia: true, Alertas: []string{}}},
 	} {
-		if got := Apurar(c.dia); !reflect.DeepEqual(got, c.want) {
+		if got := ComputeApuracao(c.dia); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
 	}

@@ -27,7 +27,7 @@ func TestDSRLostForAnUnexcusedAbsence(t *testing.T) {
 		if dia.Turno == nil {
 			dia.Marcas = nil
 		}
-		if Apurar(dia).Ausencia {
+		if ComputeApuracao(dia).Ausencia {
 			ausente[d.Format(time.DateOnly)] = true
 		}
 	}
@@ -42,10 +42,10 @@ func TestDSRLostForAnUnexcusedAbsence(t *testing.T) {
 
 	// A company's mark counts even on a day with punches; a holiday
 	// without punches is no absence.
-	if !Apurar(Dia{Turno: standardTurno, Marcas: standard, Falta: true}).Ausencia {
+	if !ComputeApuracao(Dia{Turno: standardTurno, Marcas: standard, Falta: true}).Ausencia {
 		t.Fatal("a marked absence is unexcused")
 	}
-	if Apurar(Dia{Turno: standardTurno, Feriado: true}).Ausencia {
+	if ComputeApuracao(Dia{Turno: standardTurno, Feriado: true}).Ausencia {
 		t.Fatal("a holiday is no absence")
 	}
 }

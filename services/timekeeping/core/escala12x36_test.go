@@ -12,7 +12,7 @@ func Test12x36Quinzena(t *testing.T) {
 	base := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	dia := &Turno{Entrada: 7 * 60, SaidaAlmoco: 300, RetornoAlmoco: 360, Saida: 720} // 07:00-19:00, break 12:00-13:00
 	e := &Escala{Ciclo: &Ciclo12x36{Base: base, Turno: dia}}
-	if err := e.Validar(); err != nil {
+	if err := e.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if e.Turno(base.AddDate(0, 0, -1)) != nil || e.Turno(base.AddDate(0, 0, -2)) != nil {
@@ -33,7 +33,7 @@ func Test12x36Quinzena(t *testing.T) {
 		if i == 4 { // a day 30 minutes late
 			marcas[0] += 30
 		}
-		a := Apurar(Dia{Marcas: marcas, Turno: turno})
+		a := ComputeApuracao(Dia{Marcas: marcas, Turno: turno})
 		previstos += a.Previstos
 		saldo += a.Saldo
 	}
@@ -56,7 +56,7 @@ func Test12x36Quinzena(t *testing.T) {
 			t.Errorf("%s: workday %s, want %s", c.at, got, c.want)
 		}
 	}
-	if err := (&Escala{Ciclo: &Ciclo12x36{Base: base, Turno: &Turno{Entrada: 0, Saida: 780}}}).Validar(); err == nil {
+	if err := (&Escala{Ciclo: &Ciclo12x36{Base: base, Turno: &Turno{Entrada: 0, Saida: 780}}}).Validate(); err == nil {
 		t.Fatal("a 13-hour 12x36 shift was accepted")
 	}
 }

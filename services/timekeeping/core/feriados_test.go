@@ -47,12 +47,12 @@ func TestFeriadosNacionais(t *testing.T) {
 func TestNightShiftOnAHoliday(t *testing.T) {
 	turno := &Turno{Entrada: 22 * 60, SaidaAlmoco: 180, RetornoAlmoco: 240, Saida: 420}
 	marcas := []int{22 * 60, 25 * 60, 26 * 60, 29 * 60} // 22:00-01:00, 02:00-05:00
-	a := Apurar(Dia{Marcas: marcas, Turno: turno, Feriado: true})
+	a := ComputeApuracao(Dia{Marcas: marcas, Turno: turno, Feriado: true})
 	if a.Previstos != 0 || a.Trabalhados != 360 || a.Extras != 360 || a.Extras100 != 360 || a.Extras50 != 0 ||
 		a.Noturnos != 360 || a.NoturnosReduzidos != 411 || a.Saldo != 360 {
 		t.Fatalf("holiday night shift: %+v", a)
 	}
-	normal := Apurar(Dia{Marcas: marcas, Turno: turno})
+	normal := ComputeApuracao(Dia{Marcas: marcas, Turno: turno})
 	if normal.Previstos != 360 || normal.Extras != 0 || normal.Saldo != 0 {
 		t.Fatalf("the same shift on a normal day: %+v", normal)
 	}

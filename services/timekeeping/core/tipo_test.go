@@ -31,11 +31,11 @@ func TestAdjustmentStateMachine(t *testing.T) {
 		{s(StatusAprovado), ErrAjusteJaAprovado, ErrAjusteSemPendente},
 		{s(StatusReprovado), nil, ErrAjusteSemPendente},
 	} {
-		if got := PodeSolicitar(c.status); got != c.solicitar {
-			t.Errorf("PodeSolicitar(%v) = %v, want %v", c.status, got, c.solicitar)
+		if got := CheckAjusteRequest(c.status); got != c.solicitar {
+			t.Errorf("CheckAjusteRequest(%v) = %v, want %v", c.status, got, c.solicitar)
 		}
-		if got := PodeDecidir(c.status); got != c.decide {
-			t.Errorf("PodeDecidir(%v) = %v, want %v", c.status, got, c.decide)
+		if got := CheckAjusteDecision(c.status); got != c.decide {
+			t.Errorf("CheckAjusteDecision(%v) = %v, want %v", c.status, got, c.decide)
 		}
 	}
 	if Decisao(true) != StatusAprovado || Decisao(false) != StatusReprovado {

@@ -11,7 +11,7 @@ import (
 // punches the employee forgot (incluídas), punches that are wrong
 // (desconsideradas), breaks marked in advance (pré-assinaladas) and
 // excused absences (abonos). Tratamento is that information for one
-// workday; Tratar and Apurar apply it, and the originals are never
+// workday; Tratar and ComputeApuracao apply it, and the originals are never
 // changed.
 type Tratamento struct {
 	// Incluidas and Desconsideradas are parallel to Dia.Marcas (nil for
@@ -153,15 +153,15 @@ func atrasoAbonado(entrada, primeira int, t Tratamento) int {
 // period): nothing older may be treated.
 const GuardaAnos = 5
 
-// Errors of PodeIncluir, in pt-BR as the API shows them.
+// Errors of CheckInclusao, in pt-BR as the API shows them.
 var (
 	ErrInclusaoFutura = errors.New("não é possível incluir marcação no futuro")
 	ErrInclusaoAntiga = errors.New("marcação anterior ao prazo legal de guarda (5 anos)")
 )
 
-// PodeIncluir refuses an included punch at horario in the future of now,
+// CheckInclusao refuses an included punch at horario in the future of now,
 // or older than the keeping period.
-func PodeIncluir(horario, now time.Time) error {
+func CheckInclusao(horario, now time.Time) error {
 	switch {
 	case horario.After(now):
 		return ErrInclusaoFutura

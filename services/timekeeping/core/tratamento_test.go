@@ -105,7 +105,7 @@ func TestApurarTratamento(t *testing.T) {
 					Abonos: []Abono{{hm(15, 0), hm(17, 0)}}}},
 			Apuracao{Trabalhados: 360, Previstos: 480, Abonados: 120}},
 	} {
-		got := Apurar(c.dia)
+		got := ComputeApuracao(c.dia)
 		c.want.Alertas = got.Alertas
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
@@ -117,7 +117,7 @@ func TestApurarTratamento(t *testing.T) {
 // after midnight counts its night minutes.
 func TestApurarTratamentoNoturno(t *testing.T) {
 	night := &Turno{Entrada: hm(22, 0), SaidaAlmoco: 180, RetornoAlmoco: 240, Saida: 480}
-	a := Apurar(Dia{Marcas: []int{hm(22, 0), hm(25, 0), hm(26, 0), hm(30, 0)}, Turno: night,
+	a := ComputeApuracao(Dia{Marcas: []int{hm(22, 0), hm(25, 0), hm(26, 0), hm(30, 0)}, Turno: night,
 		Tratamento: Tratamento{Incluidas: []bool{false, false, false, true}}})
 	if a.Trabalhados != 420 || a.Noturnos != 420 || a.NoturnosReduzidos != 480 || a.Incompleto {
 		t.Fatalf("night shift with an included exit: %+v", a)

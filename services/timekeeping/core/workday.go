@@ -78,9 +78,9 @@ func civilDays(a, b time.Time) int {
 	return int(ub.Sub(ua).Hours() / 24)
 }
 
-// Validar refuses a schedule whose shifts overlap: each day's shift must
+// Validate refuses a schedule whose shifts overlap: each day's shift must
 // end no later than the next day's starts (Sunday's against Monday's).
-func (e *Escala) Validar() error {
+func (e *Escala) Validate() error {
 	if c := e.Ciclo; c != nil {
 		if t := c.Turno; t == nil || t.Saida <= 0 || t.Saida > minutosDia/2 || t.SaidaAlmoco > t.RetornoAlmoco ||
 			t.RetornoAlmoco > t.Saida {

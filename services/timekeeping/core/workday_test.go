@@ -88,23 +88,23 @@ func TestJornadaRestDayAndShiftStartingAfterMidnight(t *testing.T) {
 
 func TestEscalaValidar(t *testing.T) {
 	night := every(Turno{Entrada: 22 * 60, SaidaAlmoco: 240, RetornoAlmoco: 270, Saida: 450})
-	if err := night.Validar(); err != nil {
+	if err := night.Validate(); err != nil {
 		t.Fatalf("a nightly 22:00→05:30 schedule: %v", err)
 	}
 	long := every(Turno{Entrada: 20 * 60, Saida: 25 * 60})
-	if err := long.Validar(); err == nil {
+	if err := long.Validate(); err == nil {
 		t.Fatal("a 25-hour shift was accepted")
 	}
 	overlap := &Escala{}
 	overlap.Semana[0] = &Turno{Entrada: 22 * 60, Saida: 12 * 60} // Monday 22:00 → Tuesday 10:00
 	overlap.Semana[1] = &Turno{Entrada: 8 * 60, Saida: 8 * 60}   // Tuesday 08:00
-	if err := overlap.Validar(); err == nil {
+	if err := overlap.Validate(); err == nil {
 		t.Fatal("overlapping shifts were accepted")
 	}
 	wrap := &Escala{}
 	wrap.Semana[6] = &Turno{Entrada: 20 * 60, Saida: 12 * 60} // Sunday 20:00 → Monday 08:00
 	wrap.Semana[0] = &Turno{Entrada: 7 * 60, Saida: 8 * 60}   // Monday 07:00
-	if err := wrap.Validar(); err == nil {
+	if err := wrap.Validate(); err == nil {
 		t.Fatal("Sunday's shift overlapping Monday's was accepted")
 	}
 }
@@ -123,7 +123,7 @@ func TestNightShiftWorkday(t *testing.T) {
 	turno := &Turno{Entrada: hm(22, 0), SaidaAlmoco: 210, RetornoAlmoco: 270, Saida: 450} // 22:00 → 05:30
 	// 22:00, lunch 01:30-02:30, 05:30 the next morning.
 	marcas := []int{hm(22, 0), 24*60 + hm(1, 30), 24*60 + hm(2, 30), 24*60 + hm(5, 30)}
-	a := Apurar(Dia{Marcas: marcas, Turno: turno, Descanso: ptr(16*60 + 30)})
+	a := ComputeApuracao(Dia{Marcas: marcas, Turno: turno, Descanso: ptr(16*60 + 30)})
 	// 390 worked; 22:00-01:30 and 02:30-05:00 are 360 night minutes, and
 	// the workday, carried out at night, went on to 05:30: Súmula 60 II
 	// adds those 30. 390 × 8/7 = 445.7 → 446.
@@ -162,7 +162,7 @@ func TestArt66AcrossANightShift(t *testing.T) {
 	if DescansoInsuficiente(16*60 + 30) {
 		t.Fatal("16h30 flagged")
 	}
-	a := Apurar(Dia{Marcas: []int{hm(14, 0), hm(18, 0)}, Turno: &Turno{Entrada: hm(14, 0), Saida: 240},
+	a := ComputeApuracao(Dia{Marcas: []int{hm(14, 0), hm(18, 0)}, Turno: &Turno{Entrada: hm(14, 0), Saida: 240},
 		Descanso: ptr(8*60 + 30)})
 	if len(a.Alertas) != 1 || a.Alertas[0] != AlertaDescanso {
 		t.Fatalf("alerts %v", a.Alertas)

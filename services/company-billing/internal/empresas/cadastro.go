@@ -84,20 +84,20 @@ func (s *Service) register(ctx context.Context, cad cadastro) (Empresa, stripebi
 		FusoHorario: cad.fusoHorario, Responsavel: cad.responsavel,
 	}
 	if err := s.Store.Insert(ctx, &e); err != nil {
-		return Empresa{}, sub, s.compensar(ctx, fp, gen, customerID, sub.ID, err)
+		return Empresa{}, sub, s.compensate(ctx, fp, gen, customerID, sub.ID, err)
 	}
 	s.Log.InfoContext(ctx, "empresa cadastrada", "empresa_id", e.ID, "plano", e.NomeDoPlano,
 		"customer", customerID, "subscription", sub.ID)
 	return e, sub, nil
 }
 
-// compensar handles an insert that failed after Stripe succeeded and
+// compensate handles an insert that failed after Stripe succeeded and
 // returns the error for the client. The customer and subscription are
 // undone unless a stored company already owns them (an identical request
 // won the race). The compensation is first recorded in the database, so
 // the next attempt uses new idempotency keys; if even that fails, the
 // Stripe objects are kept for the retry to adopt with the same keys.
-func (s *Service) compensar(ctx context.Context, fp string, gen int, customerID, subscriptionID string, insertErr error) error {
+func (s *Service) compensate(ctx context.Context, fp string, gen int, customerID, subscriptionID string, insertErr error) error {
 	ctx = context.WithoutCancel(ctx) // the request's deadline may be what failed
 	log := s.Log.With("customer", customerID, "subscription", subscriptionID, "err", insertErr.Error())
 	// Whatever made the insert fail, the registration is undone below or

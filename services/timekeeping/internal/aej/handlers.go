@@ -93,8 +93,8 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		REPs: []core.AEJREP{{ID: repID, Tipo: core.REPTipoP, Numero: h.rep.INPI}},
 		PTRP: h.ptrp,
 	}
-	montar(&a, funcs, ps, fs)
-	file, err := core.FormatarAEJ(a)
+	assemble(&a, funcs, ps, fs)
+	file, err := core.FormatAEJ(a)
 	if err != nil {
 		return err
 	}
@@ -132,12 +132,12 @@ func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []ponto, fs []
 	return out, nil
 }
 
-// montar fills a's bonds (03), schedules (04), punches (05) and absences
+// assemble fills a's bonds (03), schedules (04), punches (05) and absences
 // (07): bonds numbered from 1 in employee id order; the schedules every
 // employee's weekly shifts, equal shifts sharing one record, and
 // core.SemJornada when a worked day has no shift; each workday's punches
 // as the treatment left them (core.MarcacoesDoDia).
-func montar(a *core.AEJ, funcs []employee.Funcionario, ps []ponto, fs []falta) {
+func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []ponto, fs []falta) {
 	seen := map[string]bool{}
 	horario := func(t *core.Turno) string {
 		hc := core.HorarioAEJ(t)

@@ -38,10 +38,10 @@ var (
 )
 
 // canRequest says whether an employee may ask for an adjustment of a punch
-// whose adjustment is in status (nil: none yet): core.PodeSolicitar, as
+// whose adjustment is in status (nil: none yet): core.CheckAjusteRequest, as
 // the contract's 409s.
 func canRequest(status *string) error {
-	switch err := core.PodeSolicitar(status); {
+	switch err := core.CheckAjusteRequest(status); {
 	case errors.Is(err, core.ErrAjusteJaSolicitado):
 		return errJaSolicitado
 	case err != nil:
@@ -52,7 +52,7 @@ func canRequest(status *string) error {
 
 // canDecide says whether the company may approve or reject now.
 func canDecide(status *string) error {
-	if core.PodeDecidir(status) != nil {
+	if core.CheckAjusteDecision(status) != nil {
 		return errSemPendente
 	}
 	return nil

@@ -94,7 +94,7 @@ func (b *Banco) Saldos(ctx context.Context, empresaID int64, ids []int64, pol Po
 		if err != nil {
 			return nil, err
 		}
-		relatorio.Apurar(days, rp)
+		relatorio.ComputeDays(days, rp)
 		for i := range days {
 			d := &days[i]
 			data, _ := time.Parse(time.DateOnly, d.Data)
@@ -107,7 +107,7 @@ func (b *Banco) Saldos(ctx context.Context, empresaID int64, ids []int64, pol Po
 		return nil, err
 	}
 	for _, id := range ids {
-		x := core.CalcularBanco(p, dias[id], manuais[id], ate)
+		x := core.ComputeBanco(p, dias[id], manuais[id], ate)
 		out[id] = saldo(id, x, ate, apurarAte, maxDate(desde, x.Inicio))
 	}
 	return out, nil

@@ -97,7 +97,7 @@ func (in politicaInput) check(today time.Time) (bool, core.PoliticaBanco, error)
 			"limiteDebitoMinutos":  {Inicio: base.Inicio, PeriodoMeses: base.PeriodoMeses, LimiteDebito: p.LimiteDebito},
 		}
 		for field, x := range fields {
-			if err := x.Validar(); err != nil {
+			if err := x.Validate(); err != nil {
 				v.Check(false, field, err.Error())
 			}
 		}

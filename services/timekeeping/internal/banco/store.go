@@ -6,7 +6,7 @@
 // company's manual movements (POST
 // /registropontos/funcionario/{funcionarioId}/banco-horas/movimentos).
 //
-// The rules are the record core's (core.CalcularBanco): the balance is
+// The rules are the record core's (core.ComputeBanco): the balance is
 // computed from the workdays as the report computes them (package
 // relatorio), plus the stored manual movements, which are append-only.
 package banco

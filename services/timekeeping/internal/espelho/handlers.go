@@ -153,7 +153,7 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if err != nil {
 		return Espelho{}, err
 	}
-	relatorio.Apurar(days, p)
+	relatorio.ComputeDays(days, p)
 	dsr := relatorio.DSRs(days, p, inicio, ate)[id]
 	days = relatorio.Desde(days, inicio)
 	saldo, err := h.bancoHoras(ctx, empresaID, f, escala, inicio, ate, today)
@@ -188,7 +188,7 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		FusoHorario:       zone.String(),
 		HorarioContratual: horarios(escala),
 		Dias:              make([]Dia, 0, len(days)),
-		Totais:            relatorio.Somar(days),
+		Totais:            relatorio.Sum(days),
 		DSR:               dsr,
 		BancoHoras:        saldo,
 	}

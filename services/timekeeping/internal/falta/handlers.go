@@ -31,19 +31,19 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 func (h *Handlers) Public(r fiber.Router) {
 	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
 	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.mark)
-	r.Delete("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.desfazer)
+	r.Delete("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.undo)
 }
 
 type desfazerInput struct {
 	Motivo *string `json:"motivo" text:"multiline"`
 }
 
-// desfazer is DELETE /registropontos/{funcionarioId}/marcar-falta/{data}
+// undo is DELETE /registropontos/{funcionarioId}/marcar-falta/{data}
 // with the reason as a JSON body {"motivo"} or, without a body, the query
 // ?motivo=: 204. The absence stays in the history with who undid it
 // (the company account) and why. 400 (path, motivo), 404 (no standing
 // absence of the company's employee that day), 409 (closed period).
-func (h *Handlers) desfazer(c *fiber.Ctx) error {
+func (h *Handlers) undo(c *fiber.Ctx) error {
 	caller, id, data, err := onDay(c)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func (h *Handlers) desfazer(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := h.store.Desfazer(c.UserContext(), caller.EmpresaID, id, data, caller.EmpresaID, motivo, h.clock.Now()); err != nil {
+	if err := h.store.Undo(c.UserContext(), caller.EmpresaID, id, data, caller.EmpresaID, motivo, h.clock.Now()); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

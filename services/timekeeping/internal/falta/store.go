@@ -85,11 +85,11 @@ func (s *Store) Mark(ctx context.Context, f Falta, now time.Time) (registro.Row,
 const standing = `SELECT f.id FROM faltas f WHERE f.funcionario_id = $1 AND f.data = $2
 	AND NOT EXISTS (SELECT 1 FROM faltas_desfeitas d WHERE d.falta_id = f.id)`
 
-// Desfazer undoes employee funcionarioID's absence of data, recording who
+// Undo undoes employee funcionarioID's absence of data, recording who
 // (autor) and why: 404 when he has none standing that day (or is another
 // company's), 409 when the date is in a closed period. The absence stays
 // in faltas; the date may be marked again.
-func (s *Store) Desfazer(ctx context.Context, empresaID, funcionarioID int64, data time.Time, autor int64, motivo string,
+func (s *Store) Undo(ctx context.Context, empresaID, funcionarioID int64, data time.Time, autor int64, motivo string,
 	now time.Time) error {
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, empresaID); err != nil {

@@ -3,7 +3,7 @@
 // and which pontos facultativos it keeps as holidays
 // (GET/PUT /registropontos/feriados/facultativos): on a holiday, its own
 // or a national one (core/feriados.go), no work is expected and work done
-// is overtime at 100% (core.Apurar). Only the company manages it.
+// is overtime at 100% (core.ComputeApuracao). Only the company manages it.
 package feriado
 
 import (

@@ -6,13 +6,13 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
-// apurar computes each day row with the record core (core.Apurar), in one
+// computeDays computes each day row with the record core (core.ComputeApuracao), in one
 // pass over the rows the SQL read, using each employee's schedule from p.
-func apurar(days []Dia, p Params) {
+func computeDays(days []Dia, p Params) {
 	for i := range days {
 		d := &days[i]
 		data := d.date()
-		a := core.Apurar(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
+		a := core.ComputeApuracao(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
 			ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.Falta})
 		d.MinutosTrabalhados, d.Incompleto = a.Trabalhados, a.Incompleto
@@ -48,8 +48,8 @@ func (d *Dia) tratamento() core.Tratamento {
 	return t
 }
 
-// Apurar is apurar for the timesheet, which reads its rows with Days.
-func Apurar(days []Dia, p Params) { apurar(days, p) }
+// ComputeDays is apurar for the timesheet, which reads its rows with Days.
+func ComputeDays(days []Dia, p Params) { computeDays(days, p) }
 
 // add sums day d into t.
 func (t *Totais) add(d *Dia) {
@@ -70,8 +70,8 @@ func (t *Totais) add(d *Dia) {
 	t.Alertas += len(d.Alertas)
 }
 
-// Somar is the totals of days.
-func Somar(days []Dia) Totais {
+// Sum is the totals of days.
+func Sum(days []Dia) Totais {
 	var t Totais
 	for i := range days {
 		t.add(&days[i])

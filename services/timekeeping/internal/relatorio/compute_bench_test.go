@@ -40,9 +40,9 @@ func BenchmarkDepartmentTotals(b *testing.B) {
 	days := make([]Dia, len(read))
 	for b.Loop() {
 		copy(days, read)
-		apurar(days, p)
+		computeDays(days, p)
 		dsr := DSRs(days, p, inicio, fim)
-		t := Somar(Desde(days, inicio))
+		t := Sum(Desde(days, inicio))
 		for _, ds := range dsr {
 			t.DSRPerdidos += perdidos(ds)
 		}

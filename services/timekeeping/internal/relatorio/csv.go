@@ -222,7 +222,7 @@ func (s *csvStream) step() {
 	s.next++
 	listed := i >= s.lo && i < s.hi
 	days := s.f.rows(i, listed)
-	apurar(days, s.f.p)
+	computeDays(days, s.f.p)
 	var t Totais
 	for j := range days {
 		t.add(&days[j])

@@ -160,7 +160,7 @@ func department(f *Fatos, q query, funcs []employee.Funcionario, lo, hi int, ban
 	itens := make([]Item, 0, hi-lo)
 	listed := func(i int) bool { return i >= lo && i < hi }
 	for i, days := range f.Each(listed) {
-		apurar(days, f.p)
+		computeDays(days, f.p)
 		dsr := f.p.dsrOf(funcs[i].ID, days, q.inicio, q.ate)
 		days = Desde(days, q.inicio)
 		for j := range days {
@@ -184,7 +184,7 @@ func item(f employee.Funcionario, days []Dia, dsr []DSR, banco any) Item {
 	if it.DSR == nil {
 		it.DSR = []DSR{}
 	}
-	it.Totais = Somar(it.Dias)
+	it.Totais = Sum(it.Dias)
 	it.Totais.DSRPerdidos = perdidos(it.DSR)
 	return it
 }

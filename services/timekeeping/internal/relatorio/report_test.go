@@ -182,13 +182,13 @@ func reportRows(tb testing.TB, s *Store, listed, all Params) (days, facts []Dia)
 
 // relatorio applies the rules to days and builds the answer.
 func (r testReport) relatorio(days []Dia) Relatorio {
-	apurar(days, r.p)
+	computeDays(days, r.p)
 	return Relatorio{
 		Departamento: Departamento{ID: 7, Nome: "=Operações"},
 		Inicio:       testInicio.Format(time.DateOnly),
 		Fim:          testFim.Format(time.DateOnly),
 		FusoHorario:  testZone,
-		Totais:       Somar(days),
+		Totais:       Sum(days),
 		Result:       page.NewResult(items(r.funcs, days, nil, nil), page.Page{Number: 1, Size: len(r.funcs)}, len(r.funcs)),
 	}
 }
@@ -243,14 +243,14 @@ func TestJSONGolden(t *testing.T) {
 	listed := r.funcs[:3]
 	pListed := NewParams(1, testInicio, testFim, listed, r.escalas)
 	days, facts := reportRows(t, r.store, pListed, r.p)
-	apurar(days, pListed)
-	apurar(facts, r.p)
+	computeDays(days, pListed)
+	computeDays(facts, r.p)
 	got, err := json.Marshal(Relatorio{
 		Departamento: Departamento{ID: 7, Nome: "Operações"},
 		Inicio:       testInicio.Format(time.DateOnly),
 		Fim:          testFim.Format(time.DateOnly),
 		FusoHorario:  testZone,
-		Totais:       Somar(facts),
+		Totais:       Sum(facts),
 		Result:       page.NewResult(items(listed, days, nil, nil), page.Page{Number: 1, Size: 3}, len(r.funcs)),
 	})
 	if err != nil {

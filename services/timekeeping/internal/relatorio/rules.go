@@ -7,7 +7,7 @@
 // PostgreSQL reads the period's facts (reportsql: the punches in one
 // read, and what the company recorded about the days); Go puts them in
 // order and builds each employee's days (Fatos), the record core computes
-// each workday from them (core.Apurar, in clt.go), and the answer is
+// each workday from them (core.ComputeApuracao, in clt.go), and the answer is
 // rendered one employee at a time (the CSV streamed as it goes).
 package relatorio
 

@@ -92,7 +92,7 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 	if err != nil {
 		return Inclusao{}, err
 	}
-	if err := core.PodeIncluir(horario, h.clock.Now()); err != nil {
+	if err := core.CheckInclusao(horario, h.clock.Now()); err != nil {
 		return Inclusao{}, validate.Errors{"horario": err.Error()}.Err()
 	}
 	zone, err := h.workdays.Zones.Funcionario(ctx, empresaID, f.FusoHorario)

@@ -61,7 +61,7 @@ func (s *Store) Find(ctx context.Context, hash string) (Punch, error) {
 
 // ChainVerifies recomputes company empresaID's chain from its first punch
 // (or the last checkpoint) up to the punch of NSR nsr, each hash from the
-// stored fields and the previous hash (core.VerificarMarcacao). false
+// stored fields and the previous hash (core.VerifyMarcacao). false
 // means a stored punch does not match its hash.
 func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, error) {
 	s.mu.Lock()
@@ -83,7 +83,7 @@ func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, 
 		if err := rows.Scan(&m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &hash, &m.Versao); err != nil {
 			return false, fmt.Errorf("verificacao: chain: %w", err)
 		}
-		if core.VerificarMarcacao(m, last.hash, hash) != nil {
+		if core.VerifyMarcacao(m, last.hash, hash) != nil {
 			return false, nil
 		}
 		last = checkpoint{nsr: m.NSR, hash: hash}
