@@ -89,6 +89,9 @@ func (o *Options) extraEnv(name string) []string {
 		return []string{
 			"JWT_ISSUER=" + jwtIssuer, "JWT_AUDIENCE=" + jwtAudience,
 			"AUTH_KEYS_DIR=" + o.authKeysDir(),
+			// auth's own keys (sessions, codes, login limits) under the
+			// stack's prefix too, like the shared ones.
+			"AUTH_REDIS_PREFIX=" + o.RedisKeyPrefix + "auth:",
 		}
 	case "company-billing":
 		return []string{
