@@ -76,9 +76,9 @@ func TestInternalAPIContract(t *testing.T) {
 		same(t, viaClient, got[1], err)
 	})
 	t.Run("departamento", func(t *testing.T) {
-		got := answers[internalapi.DepartamentoFuncionarios](t, e,
-			path("/internal/empresas/%d/departamentos/por-nome/vendas/funcionarios", a.id))
-		viaClient, err := api.GetDepartamento(t.Context(), a.id, "VENDAS")
+		got := answers[internalapi.Quadro](t, e,
+			path("/internal/empresas/%d/departamentos/por-nome/vendas/quadro", a.id))
+		viaClient, err := api.GetQuadro(t.Context(), a.id, "VENDAS")
 		same(t, viaClient, got[0], err)
 	})
 	t.Run("writes", func(t *testing.T) {

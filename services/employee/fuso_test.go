@@ -3,6 +3,7 @@ package main
 import (
 	"net/url"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -122,18 +123,26 @@ func TestInternalViewsCarryTheSchedule(t *testing.T) {
 			t.Errorf("Bia's fusoHorario %v", rec["fusoHorario"])
 		}
 	}
-	// The department route of the reports.
-	r = e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/funcionarios", a.id, url.PathEscape("Hospital")), nil)
+	// The department route of the reports: each member's schedule once.
+	r = e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/quadro", a.id, url.PathEscape("Hospital")), nil)
 	want(t, r, 200)
 	var dept struct {
 		Funcionarios []map[string]any `json:"funcionarios"`
+		Escalas      []map[string]any `json:"escalas"`
 	}
 	r.into(t, &dept)
-	if len(dept.Funcionarios) != 2 {
+	if len(dept.Funcionarios) != 2 || len(dept.Escalas) != 2 {
 		t.Fatalf("department: %s", r.body)
 	}
-	for _, rec := range dept.Funcionarios {
-		checkView(rec)
+	for i, rec := range dept.Funcionarios {
+		id := int64(rec["id"].(float64))
+		if rec["escalaTrabalhoId"] != float64(owner[id]) {
+			t.Errorf("member %d: escalaTrabalhoId %v, want %d", id, rec["escalaTrabalhoId"], owner[id])
+		}
+		esc := e.in("GET", path("/internal/funcionarios/%d/escala", id), nil).obj(t)
+		if !slices.ContainsFunc(dept.Escalas, func(m map[string]any) bool { return reflect.DeepEqual(m, esc) }) {
+			t.Errorf("member %d (%d): schedule %v not among %v", id, i, esc, dept.Escalas)
+		}
 	}
 	// A change of schedule shows at once.
 	want(t, e.pub("PATCH", path("/funcionarios/%d", ana), a.token, map[string]any{"escalaTrabalhoId": noturna}), 200)

@@ -49,6 +49,12 @@ var internalRecordTypes = func() map[string]string {
 	return m
 }()
 
+// membroTypes are the fields of a member of the department route
+// (internalapi.Membro).
+var membroTypes = map[string]string{"id": "number", "nome": "string", "cargo": "string", "cpfcnpj": "string",
+	"ativo": "bool", "segmento": "number|null", "escalaTrabalhoId": "number", "dataAdmissao": "string|null",
+	"fusoHorario": "string|null"}
+
 // checkRecord fails unless rec has exactly the public record's fields,
 // each of its type.
 func checkRecord(t *testing.T, rec map[string]any) {
@@ -234,17 +240,19 @@ func TestInternalDepartamentoByName(t *testing.T) {
 	a, b := e.company(1), e.company(2)
 	esc := e.escala(a, "A")
 	dep := e.departamento(a, "Produção e Logística", "Turno 1")
-	z := e.funcionario(a, esc, map[string]any{"departamentoId": dep, "nome": "Zélia Alves"})
+	z := e.funcionario(a, esc, map[string]any{"departamentoId": dep, "nome": "Zélia Alves", "dataAdmissao": "01/03/2024",
+		"fusoHorario": "America/Manaus"})
 	m := e.funcionario(a, esc, map[string]any{"departamentoId": dep, "segmento": 1, "nome": "Mário Lima"})
 	want(t, e.pub("PATCH", path("/funcionarios/%d", m), a.token, map[string]any{"ativo": false}), 200)
 	e.funcionario(a, esc, nil)
 	e.departamento(b, "Produção e Logística")
 
-	r := e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/funcionarios", a.id, url.PathEscape("produção e LOGÍSTICA")), nil)
+	r := e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/quadro", a.id, url.PathEscape("produção e LOGÍSTICA")), nil)
 	want(t, r, 200)
 	var res struct {
 		Departamento map[string]any   `json:"departamento"`
 		Funcionarios []map[string]any `json:"funcionarios"`
+		Escalas      []map[string]any `json:"escalas"`
 	}
 	r.into(t, &res)
 	if res.Departamento["id"] != float64(dep) || res.Departamento["nome"] != "Produção e Logística" {
@@ -254,25 +262,37 @@ func TestInternalDepartamentoByName(t *testing.T) {
 		t.Fatalf("funcionarios (inactive included, by name) = %s", r.body)
 	}
 	for _, f := range res.Funcionarios {
-		checkInternalRecord(t, f)
+		checkFields(t, f, membroTypes)
+	}
+	mario, zelia := res.Funcionarios[0], res.Funcionarios[1]
+	if mario["ativo"] != false || mario["segmento"] != float64(1) || mario["dataAdmissao"] != nil ||
+		zelia["ativo"] != true || zelia["segmento"] != nil || zelia["dataAdmissao"] != "2024-03-01" ||
+		zelia["fusoHorario"] != "America/Manaus" || zelia["escalaTrabalhoId"] != float64(esc) ||
+		zelia["nome"] != "Zélia Alves" || zelia["cpfcnpj"] == "" {
+		t.Fatalf("members = %s", r.body)
+	}
+	// Their schedule once, as GET /internal/funcionarios/{id}/escala answers it.
+	escala := e.in("GET", path("/internal/funcionarios/%d/escala", z), nil).obj(t)
+	if len(res.Escalas) != 1 || !reflect.DeepEqual(res.Escalas[0], escala) {
+		t.Fatalf("escalas = %v, want [%v]", res.Escalas, escala)
 	}
 
 	// B's department of the same name holds none of A's; an unknown name is 404.
-	r = e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/funcionarios", b.id, url.PathEscape("Produção e Logística")), nil)
+	r = e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/quadro", b.id, url.PathEscape("Produção e Logística")), nil)
 	want(t, r, 200)
 	r.into(t, &res)
-	if len(res.Funcionarios) != 0 {
-		t.Fatalf("B's department lists %v", res.Funcionarios)
+	if len(res.Funcionarios) != 0 || len(res.Escalas) != 0 {
+		t.Fatalf("B's department lists %v %v", res.Funcionarios, res.Escalas)
 	}
 	// Names may hold any character, escaped in the path.
 	odd := e.departamento(a, "Norte/Sul 100%")
-	r = e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/funcionarios", a.id, url.PathEscape("Norte/Sul 100%")), nil)
+	r = e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/%s/quadro", a.id, url.PathEscape("Norte/Sul 100%")), nil)
 	want(t, r, 200)
 	r.into(t, &res)
 	if res.Departamento["id"] != float64(odd) || len(res.Funcionarios) != 0 {
 		t.Fatalf("odd name: %s", r.body)
 	}
-	wantErr(t, e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/Inexistente/funcionarios", a.id), nil), 404, "nao_encontrado")
-	wantErr(t, e.in("GET", "/internal/empresas/3/departamentos/por-nome/Vendas/funcionarios", nil), 404, "nao_encontrado")
-	wantErr(t, e.in("GET", "/internal/empresas/x/departamentos/por-nome/Vendas/funcionarios", nil), 400, "validacao")
+	wantErr(t, e.in("GET", path("/internal/empresas/%d/departamentos/por-nome/Inexistente/quadro", a.id), nil), 404, "nao_encontrado")
+	wantErr(t, e.in("GET", "/internal/empresas/3/departamentos/por-nome/Vendas/quadro", nil), 404, "nao_encontrado")
+	wantErr(t, e.in("GET", "/internal/empresas/x/departamentos/por-nome/Vendas/quadro", nil), 400, "validacao")
 }

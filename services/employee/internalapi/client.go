@@ -78,13 +78,13 @@ func (c *Client) GetEscala(ctx context.Context, funcionarioID int64) (Escala, er
 	return e, err
 }
 
-// GetDepartamento reads company empresaID's department named nome (any
-// case) with all its employees, active or not:
-// GET /internal/empresas/{empresaId}/departamentos/por-nome/{nome}/funcionarios.
-func (c *Client) GetDepartamento(ctx context.Context, empresaID int64, nome string) (DepartamentoFuncionarios, error) {
-	var out DepartamentoFuncionarios
+// GetQuadro reads company empresaID's department named nome (any case)
+// with all its employees, active or not, and their schedules:
+// GET /internal/empresas/{empresaId}/departamentos/por-nome/{nome}/quadro.
+func (c *Client) GetQuadro(ctx context.Context, empresaID int64, nome string) (Quadro, error) {
+	var out Quadro
 	path := "/internal/empresas/" + strconv.FormatInt(empresaID, 10) +
-		"/departamentos/por-nome/" + url.PathEscape(nome) + "/funcionarios"
+		"/departamentos/por-nome/" + url.PathEscape(nome) + "/quadro"
 	err := c.c.GetJSON(ctx, path, &out)
 	return out, err
 }

@@ -125,11 +125,33 @@ type Vinculos struct {
 	Funcionarios []Funcionario `json:"funcionarios"`
 }
 
-// DepartamentoFuncionarios is the answer of the by-name department route:
-// the department and all its employees, ordered by name.
-type DepartamentoFuncionarios struct {
-	Departamento Departamento           `json:"departamento"`
-	Funcionarios []FuncionarioComEscala `json:"funcionarios"`
+// Quadro is the answer of the department route of timekeeping's reports
+// and month-close acknowledgements: the department, its employees ordered
+// by name (active or not) with only what those read, and each of their
+// schedules once.
+type Quadro struct {
+	Departamento Departamento `json:"departamento"`
+	Funcionarios []Membro     `json:"funcionarios"`
+	// Escalas holds every schedule a member works on, once, by id order.
+	Escalas []Escala `json:"escalas"`
+}
+
+// Membro is an employee as a department's reports name him and compute
+// his workdays: a slice of the employee view, spelled the same.
+type Membro struct {
+	ID       int64  `json:"id"`
+	Nome     string `json:"nome"`
+	Cargo    string `json:"cargo"`
+	CPF      string `json:"cpfcnpj"`
+	Ativo    bool   `json:"ativo"`
+	Segmento *int   `json:"segmento"`
+	// EscalaTrabalhoID names his schedule among the answer's Escalas.
+	EscalaTrabalhoID int64 `json:"escalaTrabalhoId"`
+	// DataAdmissao is YYYY-MM-DD, null without one.
+	DataAdmissao *string `json:"dataAdmissao"`
+	// FusoHorario is the IANA zone of his place of work, null for his
+	// company's.
+	FusoHorario *string `json:"fusoHorario"`
 }
 
 // Foto is the body of PUT /internal/funcionarios/{id}/foto. The key is

@@ -34,7 +34,9 @@ func (s *Store) Create(ctx context.Context, e Escala) (Escala, error) {
 	return e, nil
 }
 
-const selectEscala = `SELECT e.id, e.empresa_id, e.nome, e.horarios, ` + Columns12x36 + ` FROM escalas_trabalho e `
+// Select reads a schedule (Scan) from escalas_trabalho e; callers add
+// the WHERE.
+const Select = `SELECT e.id, e.empresa_id, e.nome, e.horarios, ` + Columns12x36 + ` FROM escalas_trabalho e `
 
 // Columns12x36 read a 12x36's tipo and anchor date (e aliases
 // escalas_trabalho), empty and NULL for a weekly schedule, then the
@@ -44,29 +46,30 @@ const Columns12x36 = `CASE WHEN e.tipo = '12x36' THEN e.tipo ELSE '' END, to_cha
 
 // Get returns schedule id of company empresaID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, empresaID, id int64) (Escala, error) {
-	return s.one(ctx, selectEscala+`WHERE e.id = $1 AND e.empresa_id = $2`, id, empresaID)
+	return s.one(ctx, Select+`WHERE e.id = $1 AND e.empresa_id = $2`, id, empresaID)
 }
 
 // OfFuncionario returns the schedule of employee funcionarioID, or
 // ErrNotFound when there is no such employee.
 func (s *Store) OfFuncionario(ctx context.Context, funcionarioID int64) (Escala, error) {
-	return s.one(ctx, selectEscala+
+	return s.one(ctx, Select+
 		`JOIN funcionarios f ON f.escala_trabalho_id = e.id AND f.empresa_id = e.empresa_id
 		 WHERE f.id = $1`, funcionarioID)
 }
 
 func (s *Store) one(ctx context.Context, sql string, args ...any) (Escala, error) {
-	return database.One(ctx, s.db, scanEscala, ErrNotFound, "escala: get", sql, args...)
+	return database.One(ctx, s.db, Scan, ErrNotFound, "escala: get", sql, args...)
 }
 
 // List returns one page of the company's schedules, oldest first, and
 // how many it has in all.
 func (s *Store) List(ctx context.Context, empresaID int64, p page.Page) ([]Escala, int, error) {
-	return database.Page(ctx, s.db, scanEscala, "escala", `SELECT count(*) FROM escalas_trabalho WHERE empresa_id = $1`,
-		selectEscala+`WHERE e.empresa_id = $1 ORDER BY e.id LIMIT $2 OFFSET $3`, p.Limit(), p.Offset(), empresaID)
+	return database.Page(ctx, s.db, Scan, "escala", `SELECT count(*) FROM escalas_trabalho WHERE empresa_id = $1`,
+		Select+`WHERE e.empresa_id = $1 ORDER BY e.id LIMIT $2 OFFSET $3`, p.Limit(), p.Offset(), empresaID)
 }
 
-func scanEscala(row pgx.CollectableRow) (Escala, error) {
+// Scan reads one row of Select.
+func Scan(row pgx.CollectableRow) (Escala, error) {
 	var e Escala
 	err := row.Scan(&e.ID, &e.EmpresaID, &e.Nome, &e.Horarios, &e.Tipo, &e.DataInicio, &e.DescansoSemanal)
 	return e, err

@@ -35,7 +35,7 @@ func (h *Handlers) Internal(r fiber.Router) {
 	r.Get("/internal/funcionarios/:funcionarioId", h.internalByID)
 	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
 	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
-	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/funcionarios", h.internalOfDepartamento)
+	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", h.internalQuadro)
 }
 
 func (h *Handlers) internalByID(c *fiber.Ctx) error {
@@ -135,10 +135,11 @@ func (h *Handlers) employments(c *fiber.Ctx) ([]Funcionario, error) {
 	return h.store.ByEmail(c.UserContext(), email)
 }
 
-// internalOfDepartamento serves timekeeping's reports: the department
+// internalQuadro serves timekeeping's department reports: the department
 // named nome (case-insensitive, URL-escaped in the path) of company
-// empresaId, with every one of its employees, active or not.
-func (h *Handlers) internalOfDepartamento(c *fiber.Ctx) error {
+// empresaId, every one of its employees, active or not, as the reports
+// read them (internalapi.Membro), and their schedules once each.
+func (h *Handlers) internalQuadro(c *fiber.Ctx) error {
 	empresaID, err := request.ID(c, "empresaId")
 	if err != nil {
 		return err
@@ -152,11 +153,12 @@ func (h *Handlers) internalOfDepartamento(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	fs, err := h.store.OfDepartamento(ctx, empresaID, d.ID)
+	q, err := h.store.Quadro(ctx, empresaID, d.ID)
 	if err != nil {
 		return err
 	}
-	return c.JSON(internalapi.DepartamentoFuncionarios{Departamento: d, Funcionarios: RenderAllInternal(fs)})
+	q.Departamento = d
+	return c.JSON(q)
 }
 
 // internalSetFoto is media's PUT {"fotoProfile": "<url or null>"} → 204.

@@ -16,6 +16,7 @@ import (
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/employee/internal/escala"
+	"github.com/ponto/ponto/services/employee/internalapi"
 	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
@@ -177,16 +178,41 @@ func (s *Store) List(ctx context.Context, empresaID int64, fl Filtro, p page.Pag
 		empresaID, fl.DepartamentoID, fl.Segmento, fl.Ativo)
 }
 
-// OfDepartamento returns every employee of a department, by name (for
-// reports, which cover the whole department at once).
-func (s *Store) OfDepartamento(ctx context.Context, empresaID, departamentoID int64) ([]Funcionario, error) {
-	rows, _ := s.db.Query(ctx, selectFuncionario+
-		`WHERE f.empresa_id = $1 AND f.departamento_id = $2 ORDER BY f.nome, f.id`, empresaID, departamentoID)
-	items, err := pgx.CollectRows(rows, scanFuncionario)
+// Quadro reads a department's employees as its reports read them, by
+// name, and their schedules, in one snapshot (the schedules are those the
+// employees are on) and one round trip. Departamento is left for the
+// caller.
+func (s *Store) Quadro(ctx context.Context, empresaID, departamentoID int64) (internalapi.Quadro, error) {
+	q := internalapi.Quadro{Funcionarios: []internalapi.Membro{}, Escalas: []escala.Escala{}}
+	err := pgx.BeginTxFunc(ctx, s.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			b := &pgx.Batch{}
+			b.Queue(`SELECT id, nome, cargo, cpf, ativo, segmento, escala_trabalho_id,
+				to_char(data_admissao, 'YYYY-MM-DD'), fuso_horario
+				FROM funcionarios WHERE empresa_id = $1 AND departamento_id = $2 ORDER BY nome, id`,
+				empresaID, departamentoID).Query(func(rows pgx.Rows) error {
+				var m internalapi.Membro
+				_, err := pgx.ForEachRow(rows, []any{&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento,
+					&m.EscalaTrabalhoID, &m.DataAdmissao, &m.FusoHorario}, func() error {
+					q.Funcionarios = append(q.Funcionarios, m)
+					m = internalapi.Membro{}
+					return nil
+				})
+				return err
+			})
+			b.Queue(escala.Select+`WHERE e.empresa_id = $1 AND e.id IN
+				(SELECT escala_trabalho_id FROM funcionarios WHERE empresa_id = $1 AND departamento_id = $2)
+				ORDER BY e.id`, empresaID, departamentoID).Query(func(rows pgx.Rows) error {
+				es, err := pgx.CollectRows(rows, escala.Scan)
+				q.Escalas = append(q.Escalas, es...)
+				return err
+			})
+			return tx.SendBatch(ctx, b).Close()
+		})
 	if err != nil {
-		return nil, fmt.Errorf("funcionario: of departamento: %w", err)
+		return internalapi.Quadro{}, fmt.Errorf("funcionario: quadro: %w", err)
 	}
-	return items, nil
+	return q, nil
 }
 
 // Update applies u to employee id of company empresaID in one

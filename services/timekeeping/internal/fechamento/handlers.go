@@ -172,10 +172,11 @@ func (h *Handlers) ciencias(c *fiber.Ctx) error {
 	if n := len([]rune(nome)); n < 1 || n > 100 {
 		return domainerr.InvalidField("departamento", "informe o nome do departamento (1 a 100 caracteres)")
 	}
-	dep, funcs, err := h.workdays.Employees.Departamento(c.UserContext(), caller.EmpresaID, nome)
+	q, err := h.workdays.Employees.Quadro(c.UserContext(), caller.EmpresaID, nome)
 	if err != nil {
 		return err
 	}
+	dep, funcs := q.Departamento, q.Funcionarios
 	ids := make([]int64, len(funcs))
 	for i, f := range funcs {
 		ids[i] = f.ID

@@ -1,14 +1,11 @@
 package relatorio
 
 import (
-	"context"
 	"errors"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
@@ -19,10 +16,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
-
-// scheduleFetches bounds the concurrent schedule calls to the employee
-// service (one per distinct schedule of the department).
-const scheduleFetches = 4
 
 var errBadSchedule = errors.New("schedule with an invalid entry")
 
@@ -107,16 +100,17 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	dep, funcs, err := h.employees.Departamento(ctx, caller.EmpresaID, q.departamento)
+	quadro, err := h.employees.Quadro(ctx, caller.EmpresaID, q.departamento)
 	if err != nil {
 		return err
 	}
+	dep, funcs := quadro.Departamento, quadro.Funcionarios
 	lo, hi := q.pageOf(len(funcs))
 	if q.csv && (hi-lo)*q.days() > maxCSVRows {
 		return domainerr.InvalidField("fim", "relatório grande demais para um CSV ("+
 			strconv.Itoa(maxCSVRows)+" linhas): encurte o período ou use pagina e tamanho")
 	}
-	escalas, err := h.schedules(ctx, funcs)
+	escalas, err := escalasOf(quadro.Escalas)
 	if err != nil {
 		return err
 	}
@@ -192,41 +186,4 @@ func item(f employee.Funcionario, days []Dia, dsr []DSR, banco any) Item {
 // funcionario is f as the report names him.
 func funcionario(f employee.Funcionario) Funcionario {
 	return Funcionario{ID: f.ID, Nome: f.Nome, Cargo: f.Cargo, CPF: f.CPF, Ativo: f.Ativo, Segmento: f.Segmento}
-}
-
-// schedules fetches each distinct work schedule of funcs once, through
-// any of its employees, a few at a time.
-func (h *Handlers) schedules(ctx context.Context, funcs []employee.Funcionario) (map[int64]*core.Escala, error) {
-	return Schedules(ctx, h.employees, funcs)
-}
-
-// Schedules fetches each distinct work schedule of funcs once, through
-// any of its employees, a few at a time, by schedule id.
-func Schedules(ctx context.Context, employees *employee.Client, funcs []employee.Funcionario) (map[int64]*core.Escala, error) {
-	via := map[int64]int64{} // schedule id -> an employee on it
-	for _, f := range funcs {
-		if _, ok := via[f.EscalaTrabalhoID]; !ok {
-			via[f.EscalaTrabalhoID] = f.ID
-		}
-	}
-	out := make(map[int64]employee.Escala, len(via))
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(scheduleFetches)
-	for escalaID, funcionarioID := range via {
-		g.Go(func() error {
-			e, err := employees.Escala(gctx, funcionarioID)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			out[escalaID] = e
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return escalasOf(out)
 }

@@ -190,19 +190,39 @@ func (c *Client) Escala(ctx context.Context, funcionarioID int64) (Escala, error
 	return Escala(e), err
 }
 
-// Departamento returns company empresaID's department named nome (any
-// case) with all its employees, ordered by name.
-func (c *Client) Departamento(ctx context.Context, empresaID int64, nome string) (Departamento, []Funcionario, error) {
-	out, err := c.api.GetDepartamento(ctx, empresaID, nome)
+// Quadro is a department as its reports read it: its employees ordered
+// by name, active or not, as Funcionario values holding only what the
+// reports read (id, nome, cargo, CPF, ativo, segmento, the schedule's id
+// and Escala, the admission date, the zone, the company), and each of
+// their schedules once, by id.
+type Quadro struct {
+	Departamento Departamento
+	Funcionarios []Funcionario
+	Escalas      map[int64]Escala
+}
+
+// Quadro returns company empresaID's department named nome (any case).
+func (c *Client) Quadro(ctx context.Context, empresaID int64, nome string) (Quadro, error) {
+	out, err := c.api.GetQuadro(ctx, empresaID, nome)
 	if err != nil {
-		return Departamento{}, nil, err
+		return Quadro{}, err
 	}
 	if out.Departamento.EmpresaID != empresaID {
-		return Departamento{}, nil, domainerr.NotFound("departamento não encontrado")
+		return Quadro{}, domainerr.NotFound("departamento não encontrado")
 	}
-	fs := make([]Funcionario, len(out.Funcionarios))
-	for i, f := range out.Funcionarios {
-		fs[i] = fromAPI(f)
+	q := Quadro{Departamento: out.Departamento, Funcionarios: make([]Funcionario, len(out.Funcionarios)),
+		Escalas: make(map[int64]Escala, len(out.Escalas))}
+	for _, e := range out.Escalas {
+		q.Escalas[e.ID] = Escala(e)
 	}
-	return out.Departamento, fs, nil
+	for i, m := range out.Funcionarios {
+		f := Funcionario{Funcionario: employeeapi.Funcionario{ID: m.ID, Nome: m.Nome, Cargo: m.Cargo, CPF: m.CPF,
+			Ativo: m.Ativo, Segmento: m.Segmento, EscalaTrabalhoID: m.EscalaTrabalhoID, DataAdmissao: m.DataAdmissao,
+			FusoHorario: m.FusoHorario, EmpresaID: empresaID, DepartamentoID: &q.Departamento.ID}}
+		if e, ok := q.Escalas[m.EscalaTrabalhoID]; ok {
+			f.Escala = &e
+		}
+		q.Funcionarios[i] = f
+	}
+	return q, nil
 }
