@@ -10,39 +10,52 @@ import (
 	"strings"
 )
 
+// document is one kind of registry number: its printed mask and the
+// weights of its two check digits, each computed over every character
+// before it.
+type document struct {
+	mask    *regexp.Regexp
+	weights [2][]int
+}
+
 var (
-	cpfMask  = regexp.MustCompile(`^\d{3}\.\d{3}\.\d{3}-\d{2}$`)
-	cnpjMask = regexp.MustCompile(`^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}/[0-9A-Z]{4}-\d{2}$`)
+	cpf = document{
+		mask:    regexp.MustCompile(`^\d{3}\.\d{3}\.\d{3}-\d{2}$`),
+		weights: [2][]int{cpfWeights(10), cpfWeights(11)},
+	}
+	cnpj = document{
+		mask: regexp.MustCompile(`^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}/[0-9A-Z]{4}-\d{2}$`),
+		weights: [2][]int{{5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2},
+			{6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}},
+	}
 )
 
 // ValidCPF reports whether s is a CPF written ###.###.###-## whose check
 // digits are right. Repeated-digit numbers (111.111.111-11) pass the
 // arithmetic but are not issued, so they are refused.
-func ValidCPF(s string) bool {
-	if !cpfMask.MatchString(s) {
-		return false
-	}
-	d := Plain(s)
-	if allSame(d) {
-		return false
-	}
-	return checkDigit(d[:9], cpfWeights(10)) == d[9] && checkDigit(d[:10], cpfWeights(11)) == d[10]
-}
+func ValidCPF(s string) bool { return cpf.valid(s) }
 
 // ValidCNPJ reports whether s is a CNPJ written ##.###.###/####-## (upper
 // case letters allowed in the first twelve positions) whose check digits
 // are right.
-func ValidCNPJ(s string) bool {
-	if !cnpjMask.MatchString(s) {
+func ValidCNPJ(s string) bool { return cnpj.valid(s) }
+
+// valid reports whether s is written in the document's mask, is not one
+// character repeated, and ends in the right check digits.
+func (doc document) valid(s string) bool {
+	if !doc.mask.MatchString(s) {
 		return false
 	}
 	d := Plain(s)
 	if allSame(d) {
 		return false
 	}
-	w1 := []int{5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}
-	w2 := []int{6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}
-	return checkDigit(d[:12], w1) == d[12] && checkDigit(d[:13], w2) == d[13]
+	for _, w := range doc.weights {
+		if checkDigit(d[:len(w)], w) != d[len(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // Plain strips the mask: "123.456.789-09" becomes "12345678909".

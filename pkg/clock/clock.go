@@ -7,7 +7,10 @@
 // instant belongs to is timekeeping's rule (core.Jornada).
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock gives the current instant and today's date in a zone.
 type Clock struct {
@@ -50,3 +53,19 @@ const ISOMillis = "2006-01-02T15:04:05.000Z"
 
 // FormatISO writes t as the contract does.
 func FormatISO(t time.Time) string { return t.UTC().Format(ISOMillis) }
+
+// Every calls fn every interval until ctx ends, the first time one
+// interval after the call: the reload loop of what watches a file or a
+// shared list. It only paces work (a ticker), so it runs on real time.
+func Every(ctx context.Context, interval time.Duration, fn func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			fn()
+		}
+	}
+}

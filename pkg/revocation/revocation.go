@@ -25,6 +25,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
@@ -167,18 +168,11 @@ func (w *Watcher) reloadEvery(ctx context.Context, every time.Duration) {
 	if every <= 0 {
 		every = DefaultReload
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := w.load(ctx); err != nil && ctx.Err() == nil {
-				w.log.DebugContext(ctx, "revocation: reload failed; keeping the last copy", "err", err.Error())
-			}
+	clock.Every(ctx, every, func() {
+		if err := w.load(ctx); err != nil && ctx.Err() == nil {
+			w.log.DebugContext(ctx, "revocation: reload failed; keeping the last copy", "err", err.Error())
 		}
-	}
+	})
 }
 
 // Revoked reports whether a token of the caller issued at iat (Unix

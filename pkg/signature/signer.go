@@ -102,16 +102,7 @@ func (s *Signer) load() (*Certificate, [sha256.Size]byte, error) {
 // Kubernetes Secret volume swaps on update are followed. A bad new file
 // is logged and the current certificate kept.
 func (s *Signer) Watch(ctx context.Context) {
-	t := time.NewTicker(s.cfg.ReloadInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.reload()
-		}
-	}
+	clock.Every(ctx, s.cfg.ReloadInterval, s.reload)
 }
 
 func (s *Signer) reload() {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/ponto/ponto/pkg/clock"
 )
 
 // Keyring is the current key set. Readers never lock: Reload swaps the
@@ -49,23 +51,16 @@ func (r *Keyring) Reload() error {
 // added to or removed from the mounted Secret take effect without a
 // restart. A failed reload keeps the keys in use and is logged.
 func (r *Keyring) Watch(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	clock.Every(ctx, interval, func() {
 		before := r.Signing().ID
 		if err := r.Reload(); err != nil {
 			log.ErrorContext(ctx, "keys: reload failed; keeping the current keys", "dir", r.dir, "err", err)
-			continue
+			return
 		}
 		if after := r.Signing().ID; after != before {
 			log.InfoContext(ctx, "keys: signing key changed", "kid", after, "published", len(r.All()))
 		}
-	}
+	})
 }
 
 // Signing is the key that signs new tokens: the one whose file name sorts

@@ -16,13 +16,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"net/netip"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/domainerr"
+	shared "github.com/ponto/ponto/pkg/ratelimit"
 )
 
 // Rule is one budget: Limit requests per Window.
@@ -78,21 +78,9 @@ func (l *Limiter) Allow(ctx context.Context, checks ...Check) error {
 	return nil
 }
 
-// IPKey is the budget key of a client address. IPv6 clients are grouped by
-// their /64, which one subscriber usually gets whole: counting single
-// addresses would let a client rotate through billions of them.
-func IPKey(ip string) string {
-	addr, err := netip.ParseAddr(ip)
-	if err != nil {
-		return "ip:" + ip
-	}
-	addr = addr.Unmap()
-	if addr.Is6() {
-		p, _ := addr.Prefix(64)
-		return "ip:" + p.String()
-	}
-	return "ip:" + addr.String()
-}
+// IPKey is the budget key of a client address, as every service counts
+// it (pkg/ratelimit.IPKey: IPv6 clients grouped by their /64).
+func IPKey(ip string) string { return shared.IPKey(ip) }
 
 // EmailKey is the budget key of an (already normalised) e-mail; it is
 // hashed so that Redis holds no address.

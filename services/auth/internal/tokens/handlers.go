@@ -80,12 +80,8 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 	}
 	ctx := c.UserContext()
 	id, err := h.Refresh.Lookup(ctx, token)
-	if errors.Is(err, ErrUnknownRefresh) {
-		h.logReplay(ctx, err)
-		return errRefreshInvalid
-	}
 	if err != nil {
-		return err
+		return h.refused(ctx, err)
 	}
 	ok, err := h.Gate.MayRefresh(ctx, id)
 	if err != nil {
@@ -104,22 +100,24 @@ func (h *Handlers) refresh(c *fiber.Ctx) error {
 		return err
 	}
 	next, err := h.Refresh.Rotate(ctx, token)
-	if errors.Is(err, ErrUnknownRefresh) {
-		h.logReplay(ctx, err)
-		return errRefreshInvalid
-	}
 	if err != nil {
-		return err
+		return h.refused(ctx, err)
 	}
 	return c.JSON(refreshAnswer{AccessToken: access, RefreshToken: next})
 }
 
-// logReplay records a replayed refresh token: either a stolen token or a
-// client that lost the successor; both are worth an operator's look.
-func (h *Handlers) logReplay(ctx context.Context, err error) {
+// refused is the answer to a refresh token the store does not serve: an
+// unknown one is a 401 (a replayed one, either a stolen token or a client
+// that lost the successor, is worth an operator's look and is logged);
+// any other error is answered as it is.
+func (h *Handlers) refused(ctx context.Context, err error) error {
+	if !errors.Is(err, ErrUnknownRefresh) {
+		return err
+	}
 	if errors.Is(err, ErrReplayedRefresh) {
 		h.Log.WarnContext(ctx, "tokens: rotated refresh token replayed, session revoked")
 	}
+	return errRefreshInvalid
 }
 
 type refreshAnswer struct {
