@@ -165,9 +165,9 @@ func (s *Store) cancel(ctx context.Context, empresaID, id, autor int64, motivo s
 	return s.get(ctx, s.db, empresaID, id)
 }
 
-// list returns employee funcionarioID's abonos dated in [inicio, fim],
-// cancelled ones included (with their cancellation), by date.
-func (s *Store) list(ctx context.Context, empresaID, funcionarioID int64, inicio, fim time.Time) ([]Abono, error) {
+// List returns employee funcionarioID's abonos dated in [inicio, fim],
+// cancelled ones included (with their cancellation), by date and start.
+func (s *Store) List(ctx context.Context, empresaID, funcionarioID int64, inicio, fim time.Time) ([]Abono, error) {
 	rows, _ := s.db.Query(ctx, selectAbono+`WHERE a.empresa_id = $1 AND a.funcionario_id = $2 AND a.data BETWEEN $3 AND $4
 		ORDER BY a.data, a.inicio NULLS FIRST, a.id`, empresaID, funcionarioID, inicio, fim)
 	out, err := pgx.CollectRows(rows, scanAbono)
@@ -192,10 +192,9 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 // Public mounts the company routes on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/funcionario/:funcionarioId/abonos", empresa, h.create)
-	r.Get("/registropontos/funcionario/:funcionarioId/abonos", empresa, h.list)
-	r.Post("/registropontos/abonos/:abonoId/cancelar", empresa, h.cancel)
+	r.Post("/registropontos/funcionario/:funcionarioId/abonos", request.Empresa, h.create)
+	r.Get("/registropontos/funcionario/:funcionarioId/abonos", request.Empresa, request.AnswerOn("funcionarioId", h.list))
+	r.Post("/registropontos/abonos/:abonoId/cancelar", request.Empresa, request.AnswerReasoned("abonoId", h.cancel))
 }
 
 type criarInput struct {
@@ -274,41 +273,26 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 // list is GET /registropontos/funcionario/{funcionarioId}/abonos?inicio=
 // &fim=: {"itens"} the employee's abonos of the period (default this
 // month, at most 366 days), cancelled ones with their cancellation.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
+func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (fiber.Map, error) {
 	ctx := c.UserContext()
 	zone, err := h.workdays.Zones.Empresa(ctx, caller.EmpresaID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	inicio, fim, err := request.Period(c, h.clock.Today(zone), 366)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := h.workdays.Employees.Funcionario(ctx, caller.EmpresaID, id); err != nil {
-		return err
+		return nil, err
 	}
-	itens, err := h.store.list(ctx, caller.EmpresaID, id, inicio, fim)
-	if err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"itens": itens})
+	itens, err := h.store.List(ctx, caller.EmpresaID, id, inicio, fim)
+	return fiber.Map{"itens": itens}, err
 }
 
 // cancel is POST /registropontos/abonos/{abonoId}/cancelar {"motivo"}:
 // 200 the abono with its cancellation; 404 another company's, 409 when
 // already cancelled or in a closed period.
-func (h *Handlers) cancel(c *fiber.Ctx) error {
-	caller, id, motivo, err := request.Reasoned(c, "abonoId")
-	if err != nil {
-		return err
-	}
-	a, err := h.store.cancel(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.JSON(a)
+func (h *Handlers) cancel(c *fiber.Ctx, caller *jwtauth.Claims, id int64, motivo string) (Abono, error) {
+	return h.store.cancel(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
 }

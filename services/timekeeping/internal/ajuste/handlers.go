@@ -44,11 +44,10 @@ func NewHandlers(store *Store, registros *registro.Store, clk *clock.Clock, work
 // Public mounts the routes on r, which must already verify the token.
 func (h *Handlers) Public(r fiber.Router) {
 	funcionario := jwtauth.RequireRole(jwtauth.RoleFuncionario)
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Put("/registropontos/solicitar/:registroId", funcionario, h.request)
-	r.Get("/registropontos/ajustes", empresa, h.list)
-	r.Put("/registropontos/:registroId/aprovar", empresa, h.decide(true))
-	r.Put("/registropontos/:registroId/reprovar", empresa, h.decide(false))
+	r.Put("/registropontos/solicitar/:registroId", funcionario, request.AnswerOn("registroId", h.request))
+	r.Get("/registropontos/ajustes", request.Empresa, request.Answer(h.list))
+	r.Put("/registropontos/:registroId/aprovar", request.Empresa, request.AnswerOn("registroId", h.decide(true)))
+	r.Put("/registropontos/:registroId/reprovar", request.Empresa, request.AnswerOn("registroId", h.decide(false)))
 }
 
 // request is PUT /registropontos/solicitar/{registroId}
@@ -56,77 +55,56 @@ func (h *Handlers) Public(r fiber.Router) {
 // 400 (path, body), 403 (another employee's funcionarioId), 404 (not his
 // record), 409 (an absence), 400 (dataSolicitar not on the punch's
 // workday, or in the future), 409 (a pending or approved adjustment).
-func (h *Handlers) request(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "registroId")
-	if err != nil {
-		return err
-	}
+func (h *Handlers) request(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (fiber.Map, error) {
 	var in solicitarInput
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
+		return nil, err
 	}
 	req, err := in.check()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := request.SameFuncionario(caller, in.FuncionarioID); err != nil {
-		return err
+		return nil, err
 	}
 	now := h.clock.Now()
 	workday, err := h.workdays.Jornada(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, req.DataSolicitar)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fits := func(jornada time.Time) error {
 		return fitsPunch(req.DataSolicitar, jornada, workday, now)
 	}
-	if err := h.store.Request(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, id, req, now, fits); err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{})
+	return fiber.Map{}, h.store.Request(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, id, req, now, fits)
 }
 
 // decide is PUT /registropontos/{registroId}/aprovar and /reprovar: 200
 // with the record in its new state; 404 for another company's record, 409
 // without a pending request.
-func (h *Handlers) decide(aprovar bool) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		caller, id, err := request.On(c, "registroId")
-		if err != nil {
-			return err
-		}
+func (h *Handlers) decide(aprovar bool) func(*fiber.Ctx, *jwtauth.Claims, int64) (registro.Record, error) {
+	return func(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (registro.Record, error) {
 		ctx := c.UserContext()
 		if err := h.store.Decide(ctx, caller.EmpresaID, id, aprovar, h.clock.Now()); err != nil {
-			return err
+			return registro.Record{}, err
 		}
 		r, err := h.registros.Get(ctx, caller.EmpresaID, id)
 		if err != nil {
-			return err
+			return registro.Record{}, err
 		}
-		return c.JSON(registro.Render(r))
+		return registro.Render(r), nil
 	}
 }
 
 // list is GET /registropontos/ajustes?status=pendente|aprovado|reprovado
 // (default pendente)&pagina=&tamanho=: the company's adjustments, oldest
 // request first.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims) (page.Result[Item], error) {
 	q := c.Query("status", "pendente")
 	status, ok := listStatus[q]
 	if !ok {
-		return domainerr.InvalidField("status", "use pendente, aprovado ou reprovado")
+		return page.Result[Item]{}, domainerr.InvalidField("status", "use pendente, aprovado ou reprovado")
 	}
-	p, err := page.FromQuery(c)
-	if err != nil {
-		return err
-	}
-	items, total, err := h.store.List(c.UserContext(), caller.EmpresaID, status, p)
-	if err != nil {
-		return err
-	}
-	return c.JSON(page.NewResult(items, p, total))
+	return request.Paged(c, func(p page.Page) ([]Item, int, error) {
+		return h.store.List(c.UserContext(), caller.EmpresaID, status, p)
+	})
 }

@@ -36,26 +36,17 @@ func NewHandlers(store *Store, banco *Banco, workdays fuso.Workdays, clk *clock.
 
 // Public mounts the routes on r, which must already verify the token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Get("/registropontos/banco-horas/politica", empresa, h.getPolitica)
-	r.Put("/registropontos/banco-horas/politica", empresa, h.putPolitica)
+	r.Get("/registropontos/banco-horas/politica", request.Empresa, request.Answer(h.getPolitica))
+	r.Put("/registropontos/banco-horas/politica", request.Empresa, request.Answer(h.putPolitica))
 	r.Get("/registropontos/funcionario/:funcionarioId/banco-horas",
-		jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleFuncionario), h.saldo)
-	r.Post("/registropontos/funcionario/:funcionarioId/banco-horas/movimentos", empresa, h.lancar)
+		jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleFuncionario), request.AnswerOn("funcionarioId", h.saldo))
+	r.Post("/registropontos/funcionario/:funcionarioId/banco-horas/movimentos", request.Empresa, h.lancar)
 }
 
 // getPolitica is GET /registropontos/banco-horas/politica: 200 the
 // company's policy (off, with the defaults, when never set).
-func (h *Handlers) getPolitica(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	p, err := h.store.Politica(c.UserContext(), caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(p)
+func (h *Handlers) getPolitica(c *fiber.Ctx, caller *jwtauth.Claims) (Politica, error) {
+	return h.store.Politica(c.UserContext(), caller.EmpresaID)
 }
 
 type politicaInput struct {
@@ -110,68 +101,56 @@ func (in politicaInput) check(today time.Time) (bool, core.PoliticaBanco, error)
 // "limiteDebitoMinutos"}: 200 the policy stored; 400 a period outside 1
 // to 12 months, a start that is not a month's first day, a negative or
 // too large cap.
-func (h *Handlers) putPolitica(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) putPolitica(c *fiber.Ctx, caller *jwtauth.Claims) (Politica, error) {
 	var in politicaInput
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
+		return Politica{}, err
 	}
 	ctx := c.UserContext()
 	zone, err := h.workdays.Zones.Empresa(ctx, caller.EmpresaID)
 	if err != nil {
-		return err
+		return Politica{}, err
 	}
 	ativo, p, err := in.check(h.clock.Today(zone))
 	if err != nil {
-		return err
+		return Politica{}, err
 	}
 	if err := h.store.save(ctx, caller.EmpresaID, caller.EmpresaID, ativo, p, h.clock.Now()); err != nil {
-		return err
+		return Politica{}, err
 	}
-	out, err := h.store.Politica(ctx, caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(out)
+	return h.store.Politica(ctx, caller.EmpresaID)
 }
 
 // saldo is GET /registropontos/funcionario/{funcionarioId}/banco-horas
 // ?ate=YYYY-MM-DD (default today, not in the future): 200 Saldo. The
 // company sees its employees', an employee only his own (404 otherwise,
 // as for another company's employee).
-func (h *Handlers) saldo(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
+func (h *Handlers) saldo(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (Saldo, error) {
 	if caller.Role == jwtauth.RoleFuncionario && caller.FuncionarioID != id {
-		return errNaoEncontrado
+		return Saldo{}, errNaoEncontrado
 	}
 	ctx := c.UserContext()
 	f, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
-		return err
+		return Saldo{}, err
 	}
 	today := h.clock.Today(zone)
 	ate := today
 	if s := c.Query("ate"); s != "" {
 		d, ok := validate.DateISO(s)
 		if !ok || d.Before(request.Earliest) || d.After(today) {
-			return domainerr.InvalidField("ate", "data inválida (use AAAA-MM-DD, de 2000-01-01 até hoje)")
+			return Saldo{}, domainerr.InvalidField("ate", "data inválida (use AAAA-MM-DD, de 2000-01-01 até hoje)")
 		}
 		ate = d
 	}
 	pol, err := h.store.Politica(ctx, caller.EmpresaID)
 	if err != nil {
-		return err
+		return Saldo{}, err
 	}
 	var escala employee.Escala
 	if pol.Ativo {
 		if escala, err = h.workdays.Employees.Escala(ctx, id); err != nil {
-			return err
+			return Saldo{}, err
 		}
 	}
 	var paramsErr error
@@ -184,10 +163,7 @@ func (h *Handlers) saldo(c *fiber.Ctx) error {
 	if err == nil {
 		err = paramsErr
 	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(saldos[id])
+	return saldos[id], err
 }
 
 type lancarInput struct {

@@ -21,20 +21,13 @@ func NewHandlers(db *pgxpool.Pool) *Handlers { return &Handlers{db: db} }
 // Public mounts the company route on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	r.Get("/registropontos/cadeia", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.get)
+	r.Get("/registropontos/cadeia", request.Empresa, request.Answer(h.get))
 }
 
 // get is GET /registropontos/cadeia: 200 {"ultimoNsrVerificado",
 // "verificadoEm" (null before the first audit), "integra", "nsrQuebra"}
 // for the caller's own company.
-func (h *Handlers) get(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	e, err := chainaudit.Read(c.UserContext(), h.db, caller.EmpresaID)
-	if err != nil {
-		return err // a database failure: the error handler makes it a 503
-	}
-	return c.JSON(e)
+func (h *Handlers) get(c *fiber.Ctx, caller *jwtauth.Claims) (chainaudit.Estado, error) {
+	// A database failure: the error handler makes it a 503.
+	return chainaudit.Read(c.UserContext(), h.db, caller.EmpresaID)
 }

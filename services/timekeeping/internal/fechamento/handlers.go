@@ -32,12 +32,12 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 
 // Public mounts the routes on r, which must already verify the token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/fechamentos", empresa, h.close)
-	r.Get("/registropontos/fechamentos", empresa, h.list)
-	r.Post("/registropontos/fechamentos/:fechamentoId/reabrir", empresa, h.reopen)
-	r.Get("/registropontos/fechamentos/ciencias", empresa, h.ciencias)
-	r.Put("/registropontos/funcionario/:funcionarioId/espelho/ciencia", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.ciencia)
+	r.Post("/registropontos/fechamentos", request.Empresa, request.Created(h.close))
+	r.Get("/registropontos/fechamentos", request.Empresa, request.Answer(h.list))
+	r.Post("/registropontos/fechamentos/:fechamentoId/reabrir", request.Empresa, request.AnswerReasoned("fechamentoId", h.reopen))
+	r.Get("/registropontos/fechamentos/ciencias", request.Empresa, request.Answer(h.ciencias))
+	r.Put("/registropontos/funcionario/:funcionarioId/espelho/ciencia", jwtauth.RequireRole(jwtauth.RoleFuncionario),
+		request.AnswerOn("funcionarioId", h.ciencia))
 }
 
 type fecharInput struct {
@@ -48,28 +48,20 @@ type fecharInput struct {
 // close is POST /registropontos/fechamentos {"inicio","fim"}: 201 the
 // closing. Dates YYYY-MM-DD, inicio ≤ fim ≤ today (company zone), at most
 // 366 days; 409 fechamento_sobreposto over a standing closing.
-func (h *Handlers) close(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) close(c *fiber.Ctx, caller *jwtauth.Claims) (Fechamento, error) {
 	var in fecharInput
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
+		return Fechamento{}, err
 	}
 	zone, err := h.workdays.Zones.Empresa(c.UserContext(), caller.EmpresaID)
 	if err != nil {
-		return err
+		return Fechamento{}, err
 	}
 	inicio, fim, err := period(in, h.clock.Today(zone))
 	if err != nil {
-		return err
+		return Fechamento{}, err
 	}
-	f, err := h.store.Close(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(f)
+	return h.store.Close(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.clock.Now())
 }
 
 func period(in fecharInput, today time.Time) (inicio, fim time.Time, err error) {
@@ -94,58 +86,32 @@ func period(in fecharInput, today time.Time) (inicio, fim time.Time, err error) 
 
 // list is GET /registropontos/fechamentos: a page of the company's
 // closings, latest period first, with their reopenings.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	p, err := page.FromQuery(c)
-	if err != nil {
-		return err
-	}
-	items, total, err := h.store.List(c.UserContext(), caller.EmpresaID, p)
-	if err != nil {
-		return err
-	}
-	return c.JSON(page.NewResult(items, p, total))
+func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims) (page.Result[Fechamento], error) {
+	return request.Paged(c, func(p page.Page) ([]Fechamento, int, error) {
+		return h.store.List(c.UserContext(), caller.EmpresaID, p)
+	})
 }
 
 // reopen is POST /registropontos/fechamentos/{fechamentoId}/reabrir
 // {"motivo"}: 200 the closing with its reopening; 404 another company's,
 // 409 fechamento_reaberto.
-func (h *Handlers) reopen(c *fiber.Ctx) error {
-	caller, id, motivo, err := request.Reasoned(c, "fechamentoId")
-	if err != nil {
-		return err
-	}
-	f, err := h.store.Reopen(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.JSON(f)
+func (h *Handlers) reopen(c *fiber.Ctx, caller *jwtauth.Claims, id int64, motivo string) (Fechamento, error) {
+	return h.store.Reopen(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
 }
 
 // ciencia is PUT /registropontos/funcionario/{funcionarioId}/espelho/
 // ciencia?mes=YYYY-MM, by the employee himself (another's id is 404): 200
 // the acknowledgement, the same on every repeat; 409 periodo_nao_fechado
 // until the whole month is closed.
-func (h *Handlers) ciencia(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
+func (h *Handlers) ciencia(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (Ciencia, error) {
 	mes, err := request.Month(c.Query("mes"), "mes")
 	if err != nil {
-		return err
+		return Ciencia{}, err
 	}
 	if caller.FuncionarioID != id {
-		return registro.ErrNotFound
+		return Ciencia{}, registro.ErrNotFound
 	}
-	out, err := h.store.DarCiencia(c.UserContext(), caller.EmpresaID, id, mes, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.JSON(out)
+	return h.store.DarCiencia(c.UserContext(), caller.EmpresaID, id, mes, h.clock.Now())
 }
 
 // Pendente is one employee of the acknowledgements list.
@@ -159,22 +125,18 @@ type Pendente struct {
 // departamento=NOME: every employee of the department (by name, as the
 // report resolves it) with when he acknowledged the month's timesheet,
 // null for those who have not; fechado says whether the month is closed.
-func (h *Handlers) ciencias(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) ciencias(c *fiber.Ctx, caller *jwtauth.Claims) (fiber.Map, error) {
 	mes, err := request.Month(c.Query("mes"), "mes")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	nome := c.Query("departamento")
 	if n := len([]rune(nome)); n < 1 || n > 100 {
-		return domainerr.InvalidField("departamento", "informe o nome do departamento (1 a 100 caracteres)")
+		return nil, domainerr.InvalidField("departamento", "informe o nome do departamento (1 a 100 caracteres)")
 	}
 	q, err := h.workdays.Employees.Quadro(c.UserContext(), caller.EmpresaID, nome)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dep, funcs := q.Departamento, q.Funcionarios
 	ids := make([]int64, len(funcs))
@@ -183,7 +145,7 @@ func (h *Handlers) ciencias(c *fiber.Ctx) error {
 	}
 	ciente, fechado, err := h.store.Ciencias(c.UserContext(), caller.EmpresaID, ids, mes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	itens := make([]Pendente, len(funcs))
 	pendentes := 0
@@ -196,6 +158,6 @@ func (h *Handlers) ciencias(c *fiber.Ctx) error {
 			pendentes++
 		}
 	}
-	return c.JSON(fiber.Map{"departamento": dep, "mes": mes.Format("2006-01"), "fechado": fechado,
-		"pendentes": pendentes, "itens": itens})
+	return fiber.Map{"departamento": dep, "mes": mes.Format("2006-01"), "fechado": fechado,
+		"pendentes": pendentes, "itens": itens}, nil
 }

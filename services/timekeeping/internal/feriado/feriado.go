@@ -56,12 +56,11 @@ func NewHandlers(db *pgxpool.Pool, clk *clock.Clock, zones *fuso.Zones) *Handler
 // Public mounts the company routes on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/feriados", empresa, h.create)
-	r.Get("/registropontos/feriados", empresa, h.list)
-	r.Get("/registropontos/feriados/facultativos", empresa, h.getFacultativos)
-	r.Put("/registropontos/feriados/facultativos", empresa, h.putFacultativos)
-	r.Delete("/registropontos/feriados/:data", empresa, h.remove)
+	r.Post("/registropontos/feriados", request.Empresa, request.Answer(h.create))
+	r.Get("/registropontos/feriados", request.Empresa, request.Answer(h.list))
+	r.Get("/registropontos/feriados/facultativos", request.Empresa, request.Answer(h.getFacultativos))
+	r.Put("/registropontos/feriados/facultativos", request.Empresa, request.Answer(h.putFacultativos))
+	r.Delete("/registropontos/feriados/:data", request.Empresa, request.NoContent(h.remove))
 }
 
 type input struct {
@@ -83,60 +82,46 @@ func (in input) check() (time.Time, error) {
 
 // create is POST /registropontos/feriados {"data", "nome"}: 200 with the
 // holiday; 409 feriado_duplicado when the date already has one.
-func (h *Handlers) create(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) create(c *fiber.Ctx, caller *jwtauth.Claims) (Feriado, error) {
 	var in input
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
+		return Feriado{}, err
 	}
 	d, err := in.check()
 	if err != nil {
-		return err
+		return Feriado{}, err
 	}
 	_, err = h.db.Exec(c.UserContext(), `INSERT INTO feriados (empresa_id, data, nome, criado_em) VALUES ($1, $2, $3, $4)`,
 		caller.EmpresaID, d, in.Nome, h.clock.Now())
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		return errDuplicado
+		return Feriado{}, errDuplicado
 	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(Feriado{Data: d.Format(time.DateOnly), Nome: in.Nome})
+	return Feriado{Data: d.Format(time.DateOnly), Nome: in.Nome}, err
 }
 
 // list is GET /registropontos/feriados?ano=YYYY (default this year): 200
 // {"ano", "itens", "nacionais"}: the company's own holidays in date order,
 // and the national dates of the year, the pontos facultativos marked
 // feriado as the company keeps them.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims) (fiber.Map, error) {
 	zone, err := h.zones.Empresa(c.UserContext(), caller.EmpresaID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ano := h.clock.Today(zone).Year()
 	if s := c.Query("ano"); s != "" {
 		if ano, err = strconv.Atoi(s); err != nil || ano < 2000 || ano > 2100 {
-			return domainerr.InvalidField("ano", "ano entre 2000 e 2100")
+			return nil, domainerr.InvalidField("ano", "ano entre 2000 e 2100")
 		}
 	}
 	itens, err := List(c.UserContext(), h.db, caller.EmpresaID, time.Date(ano, 1, 1, 0, 0, 0, 0, time.UTC),
 		time.Date(ano, 12, 31, 0, 0, 0, 0, time.UTC))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f, err := Facultativos(c.UserContext(), h.db, caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"ano": ano, "itens": itens, "nacionais": core.FeriadosNacionais(ano, f)})
+	return fiber.Map{"ano": ano, "itens": itens, "nacionais": core.FeriadosNacionais(ano, f)}, err
 }
 
 // List returns company empresaID's holidays in [inicio, fim].
@@ -157,11 +142,7 @@ func List(ctx context.Context, db *pgxpool.Pool, empresaID int64, inicio, fim ti
 }
 
 // remove is DELETE /registropontos/feriados/{data}: 204, or 404.
-func (h *Handlers) remove(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) remove(c *fiber.Ctx, caller *jwtauth.Claims) error {
 	d, err := request.Date(c.Params("data"), "data")
 	if err != nil {
 		return err
@@ -173,7 +154,7 @@ func (h *Handlers) remove(c *fiber.Ctx) error {
 	if tag.RowsAffected() == 0 {
 		return errNotFound
 	}
-	return c.SendStatus(fiber.StatusNoContent)
+	return nil
 }
 
 // Querier is what Facultativos reads with: the pool or a transaction.
@@ -195,46 +176,31 @@ func Facultativos(ctx context.Context, db Querier, empresaID int64) (core.Facult
 
 // getFacultativos is GET /registropontos/feriados/facultativos: 200
 // {"carnaval", "corpusChristi"}.
-func (h *Handlers) getFacultativos(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	f, err := Facultativos(c.UserContext(), h.db, caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(f)
+func (h *Handlers) getFacultativos(c *fiber.Ctx, caller *jwtauth.Claims) (core.Facultativos, error) {
+	return Facultativos(c.UserContext(), h.db, caller.EmpresaID)
 }
 
 // putFacultativos is PUT /registropontos/feriados/facultativos
 // {"carnaval": bool, "corpusChristi": bool}, both required: 200 with what
 // is kept. It changes the figures of every day computed after it, past
 // days included, as a holiday typed by the company does.
-func (h *Handlers) putFacultativos(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) putFacultativos(c *fiber.Ctx, caller *jwtauth.Claims) (core.Facultativos, error) {
 	var in struct {
 		Carnaval      *bool `json:"carnaval"`
 		CorpusChristi *bool `json:"corpusChristi"`
 	}
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
+		return core.Facultativos{}, err
 	}
 	v := validate.Errors{}
 	v.Check(in.Carnaval != nil, "carnaval", "obrigatório (true ou false)")
 	v.Check(in.CorpusChristi != nil, "corpusChristi", "obrigatório (true ou false)")
 	if err := v.Err(); err != nil {
-		return err
+		return core.Facultativos{}, err
 	}
-	_, err = h.db.Exec(c.UserContext(), `INSERT INTO feriados_facultativos (empresa_id, carnaval, corpus_christi, alterado_em)
+	_, err := h.db.Exec(c.UserContext(), `INSERT INTO feriados_facultativos (empresa_id, carnaval, corpus_christi, alterado_em)
 		VALUES ($1, $2, $3, $4) ON CONFLICT (empresa_id) DO UPDATE
 		SET carnaval = excluded.carnaval, corpus_christi = excluded.corpus_christi, alterado_em = excluded.alterado_em`,
 		caller.EmpresaID, *in.Carnaval, *in.CorpusChristi, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.JSON(core.Facultativos{Carnaval: *in.Carnaval, CorpusChristi: *in.CorpusChristi})
+	return core.Facultativos{Carnaval: *in.Carnaval, CorpusChristi: *in.CorpusChristi}, err
 }

@@ -22,46 +22,30 @@ func NewHandlers(store *Store, clk *clock.Clock) *Handlers {
 // Public mounts the company routes on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/locais-trabalho", empresa, h.create)
-	r.Get("/registropontos/locais-trabalho", empresa, h.list)
-	r.Delete("/registropontos/locais-trabalho/:localId", empresa, h.remove)
+	r.Post("/registropontos/locais-trabalho", request.Empresa, request.Answer(h.create))
+	r.Get("/registropontos/locais-trabalho", request.Empresa, request.Answer(h.list))
+	r.Delete("/registropontos/locais-trabalho/:localId", request.Empresa, h.remove)
 }
 
 // create is POST /registropontos/locais-trabalho {"nome", "endereco",
 // "latitude", "longitude", "raioMetros"}: 200 with the place (its id
 // added); 409 limite_locais past 500 active places.
-func (h *Handlers) create(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) create(c *fiber.Ctx, caller *jwtauth.Claims) (Local, error) {
 	var in input
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return err
+		return Local{}, err
 	}
 	if err := in.check(); err != nil {
-		return err
+		return Local{}, err
 	}
-	l, err := h.store.Create(c.UserContext(), caller.EmpresaID, in, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.JSON(l)
+	return h.store.Create(c.UserContext(), caller.EmpresaID, in, h.clock.Now())
 }
 
 // list is GET /registropontos/locais-trabalho: 200 {"itens"}, the active
 // places, oldest first.
-func (h *Handlers) list(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims) (fiber.Map, error) {
 	itens, err := h.store.Ativos(c.UserContext(), caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"itens": itens})
+	return fiber.Map{"itens": itens}, err
 }
 
 // remove is DELETE /registropontos/locais-trabalho/{localId}: 204, or 404

@@ -59,7 +59,7 @@ func NewHandlers(store *Store, employees Employees, clk *clock.Clock, places Geo
 func (h *Handlers) Public(r fiber.Router) {
 	funcionario := jwtauth.RequireRole(jwtauth.RoleFuncionario)
 	r.Post("/registropontos", funcionario, h.clockIn)
-	r.Get("/registropontos/me", funcionario, h.own)
+	r.Get("/registropontos/me", funcionario, request.Answer(h.own))
 }
 
 // clockIn is POST /registropontos {"endereco", "funcionarioId"}: 200 with
@@ -151,26 +151,17 @@ func clockInAnswer(r Row, f employee.Funcionario, earlier []Row) ([]byte, error)
 
 // own is GET /registropontos/me?inicio=&fim=&pagina=&tamanho=: the
 // caller's punches and absences of the period (default: this month).
-func (h *Handlers) own(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) own(c *fiber.Ctx, caller *jwtauth.Claims) (page.Result[Record], error) {
 	zone, err := h.zones.Funcionario(c.UserContext(), caller.EmpresaID, nil)
 	if err != nil {
-		return err
+		return page.Result[Record]{}, err
 	}
 	inicio, fim, err := request.Period(c, h.clock.Today(zone), maxOwnDays)
 	if err != nil {
-		return err
+		return page.Result[Record]{}, err
 	}
-	p, err := page.FromQuery(c)
-	if err != nil {
-		return err
-	}
-	rows, total, err := h.store.Own(c.UserContext(), caller.FuncionarioID, inicio, fim, p)
-	if err != nil {
-		return err
-	}
-	return c.JSON(page.NewResult(RenderAll(rows), p, total))
+	return request.Paged(c, func(p page.Page) ([]Record, int, error) {
+		rows, total, err := h.store.Own(c.UserContext(), caller.FuncionarioID, inicio, fim, p)
+		return RenderAll(rows), total, err
+	})
 }

@@ -28,14 +28,15 @@ func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handle
 // Public mounts the company routes on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/funcionario/:funcionarioId/marcacoes", empresa, h.include)
-	r.Put("/registropontos/:registroId/desconsiderar", empresa, h.disregard(true))
-	r.Put("/registropontos/:registroId/reconsiderar", empresa, h.disregard(false))
-	r.Post("/registropontos/solicitacoes", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.request)
-	r.Get("/registropontos/solicitacoes", empresa, h.listSolicitacoes)
-	r.Put("/registropontos/solicitacoes/:solicitacaoId/aprovar", empresa, h.decide(true))
-	r.Put("/registropontos/solicitacoes/:solicitacaoId/reprovar", empresa, h.decide(false))
+	r.Post("/registropontos/funcionario/:funcionarioId/marcacoes", request.Empresa, h.include)
+	r.Put("/registropontos/:registroId/desconsiderar", request.Empresa, request.AnswerReasoned("registroId", h.disregard(true)))
+	r.Put("/registropontos/:registroId/reconsiderar", request.Empresa, request.AnswerReasoned("registroId", h.disregard(false)))
+	r.Post("/registropontos/solicitacoes", jwtauth.RequireRole(jwtauth.RoleFuncionario), request.Created(h.request))
+	r.Get("/registropontos/solicitacoes", request.Empresa, request.Answer(h.listSolicitacoes))
+	r.Put("/registropontos/solicitacoes/:solicitacaoId/aprovar", request.Empresa,
+		request.AnswerOn("solicitacaoId", h.decide(true)))
+	r.Put("/registropontos/solicitacoes/:solicitacaoId/reprovar", request.Empresa,
+		request.AnswerOn("solicitacaoId", h.decide(false)))
 }
 
 type incluirInput struct {
@@ -112,16 +113,8 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 // the id is not one of the company's punches (an absence, another
 // company's), 409 when its workday is closed or it is already in that
 // state.
-func (h *Handlers) disregard(d bool) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		caller, id, motivo, err := request.Reasoned(c, "registroId")
-		if err != nil {
-			return err
-		}
-		m, err := h.store.Disregard(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
-		if err != nil {
-			return err
-		}
-		return c.JSON(m)
+func (h *Handlers) disregard(d bool) func(*fiber.Ctx, *jwtauth.Claims, int64, string) (Marcacao, error) {
+	return func(c *fiber.Ctx, caller *jwtauth.Claims, id int64, motivo string) (Marcacao, error) {
+		return h.store.Disregard(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
 	}
 }

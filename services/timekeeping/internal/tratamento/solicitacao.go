@@ -12,6 +12,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
@@ -155,56 +156,30 @@ func (s *Store) Solicitacoes(ctx context.Context, empresaID int64, status string
 // an employee for himself: 201 the pending request. The same checks as an
 // inclusion: 400 (body, future, older than the keeping period), 409
 // (closed period, a punch at that minute).
-func (h *Handlers) request(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) request(c *fiber.Ctx, caller *jwtauth.Claims) (Solicitacao, error) {
 	in, err := h.inclusao(c, caller.EmpresaID, caller.FuncionarioID)
 	if err != nil {
-		return err
+		return Solicitacao{}, err
 	}
-	out, err := h.store.Request(c.UserContext(), in, h.clock.Now())
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(out)
+	return h.store.Request(c.UserContext(), in, h.clock.Now())
 }
 
 // listSolicitacoes is GET /registropontos/solicitacoes?status=pendente|
 // aprovada|reprovada (default pendente): a page of the company's requests.
-func (h *Handlers) listSolicitacoes(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) listSolicitacoes(c *fiber.Ctx, caller *jwtauth.Claims) (page.Result[Solicitacao], error) {
 	status := c.Query("status", SolicitacaoPendente)
 	if status != SolicitacaoPendente && status != SolicitacaoAprovada && status != SolicitacaoReprovada {
-		return domainerr.InvalidField("status", "use pendente, aprovada ou reprovada")
+		return page.Result[Solicitacao]{}, domainerr.InvalidField("status", "use pendente, aprovada ou reprovada")
 	}
-	p, err := page.FromQuery(c)
-	if err != nil {
-		return err
-	}
-	items, total, err := h.store.Solicitacoes(c.UserContext(), caller.EmpresaID, status, p)
-	if err != nil {
-		return err
-	}
-	return c.JSON(page.NewResult(items, p, total))
+	return request.Paged(c, func(p page.Page) ([]Solicitacao, int, error) {
+		return h.store.Solicitacoes(c.UserContext(), caller.EmpresaID, status, p)
+	})
 }
 
 // decide is PUT /registropontos/solicitacoes/{solicitacaoId}/aprovar and
 // /reprovar: 200 the request as decided.
-func (h *Handlers) decide(aprovar bool) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		caller, id, err := request.On(c, "solicitacaoId")
-		if err != nil {
-			return err
-		}
-		out, err := h.store.Decide(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, aprovar, h.clock.Now())
-		if err != nil {
-			return err
-		}
-		return c.JSON(out)
+func (h *Handlers) decide(aprovar bool) func(*fiber.Ctx, *jwtauth.Claims, int64) (Solicitacao, error) {
+	return func(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (Solicitacao, error) {
+		return h.store.Decide(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, aprovar, h.clock.Now())
 	}
 }
