@@ -208,14 +208,7 @@ type criarInput struct {
 // check validates the body: data YYYY-MM-DD, inicio and fim HH:MM (both or
 // neither, inicio before fim; neither is the whole day), motivo, tipo.
 func (in criarInput) check(v validate.Errors) novo {
-	var n novo
-	if in.Data == nil {
-		v.Check(false, "data", "campo obrigatório")
-	} else if d, err := request.Date(*in.Data, "data"); err != nil {
-		v.Check(false, "data", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
-	} else {
-		n.data = d
-	}
+	n := novo{data: request.RequiredDate(v, in.Data, "data")}
 	clockTime := func(s *string, field string) *int {
 		if s == nil {
 			return nil

@@ -68,9 +68,7 @@ func (in politicaInput) check(today time.Time) (bool, core.PoliticaBanco, error)
 		p.PeriodoMeses = *in.PeriodoMeses
 	}
 	if in.Inicio != nil {
-		d, ok := validate.DateISO(*in.Inicio)
-		v.Check(ok && !d.Before(request.Earliest), "inicio", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
-		p.Inicio = d
+		p.Inicio = request.CheckDate(v, *in.Inicio, "inicio")
 	}
 	if in.LimiteCreditoMinutos != nil {
 		p.LimiteCredito = *in.LimiteCreditoMinutos
@@ -178,14 +176,7 @@ type lancarInput struct {
 // most the largest cap) and motivo. It returns the movement with the
 // sign its tipo gives.
 func (in lancarInput) check(v validate.Errors) novo {
-	var n novo
-	if in.Data == nil {
-		v.Check(false, "data", "campo obrigatório")
-	} else if d, err := request.Date(*in.Data, "data"); err != nil {
-		v.Check(false, "data", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
-	} else {
-		n.data = d
-	}
+	n := novo{data: request.RequiredDate(v, in.Data, "data")}
 	sign, ok := 0, false
 	if in.Tipo != nil {
 		sign, ok = core.Manuais[*in.Tipo]

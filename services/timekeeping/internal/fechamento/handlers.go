@@ -66,16 +66,7 @@ func (h *Handlers) close(c *fiber.Ctx, caller *jwtauth.Claims) (Fechamento, erro
 
 func period(in fecharInput, today time.Time) (inicio, fim time.Time, err error) {
 	v := validate.Errors{}
-	date := func(s *string, field string) time.Time {
-		if s == nil {
-			v.Check(false, field, "campo obrigatório")
-			return time.Time{}
-		}
-		d, ok := validate.DateISO(*s)
-		v.Check(ok && !d.Before(request.Earliest), field, "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
-		return d
-	}
-	inicio, fim = date(in.Inicio, "inicio"), date(in.Fim, "fim")
+	inicio, fim = request.RequiredDate(v, in.Inicio, "inicio"), request.RequiredDate(v, in.Fim, "fim")
 	if len(v) == 0 {
 		v.Check(!fim.Before(inicio), "fim", "deve ser igual ou posterior a inicio")
 		v.Check(!fim.After(today), "fim", "não é possível fechar datas futuras")

@@ -53,14 +53,37 @@ func SameFuncionario(caller *jwtauth.Claims, funcionarioID int64) error {
 // punch of this system, and it keeps date arithmetic sane.
 var Earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// invalidDate is the message of a date out of calendar or before
+// Earliest.
+const invalidDate = "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)"
+
 // Date parses a YYYY-MM-DD civil date named field; out of calendar or
 // before Earliest is a 400.
 func Date(s, field string) (time.Time, error) {
-	d, ok := validate.DateISO(s)
-	if !ok || d.Before(Earliest) {
-		return time.Time{}, domainerr.InvalidField(field, "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
+	v := validate.Errors{}
+	d := CheckDate(v, s, field)
+	if err := v.Err(); err != nil {
+		return time.Time{}, err
 	}
 	return d, nil
+}
+
+// CheckDate checks a YYYY-MM-DD civil date s into v under field: out of
+// calendar or before Earliest is invalid. It returns the date.
+func CheckDate(v validate.Errors, s, field string) time.Time {
+	d, ok := validate.DateISO(s)
+	v.Check(ok && !d.Before(Earliest), field, invalidDate)
+	return d
+}
+
+// RequiredDate is CheckDate of a required field of a body: nil is
+// "campo obrigatório".
+func RequiredDate(v validate.Errors, s *string, field string) time.Time {
+	if s == nil {
+		v.Check(false, field, "campo obrigatório")
+		return time.Time{}
+	}
+	return CheckDate(v, *s, field)
 }
 
 // Period reads the inicio and fim query dates (YYYY-MM-DD, both included).
@@ -71,14 +94,10 @@ func Period(c *fiber.Ctx, today time.Time, maxDays int) (inicio, fim time.Time, 
 	fim = inicio.AddDate(0, 1, -1)
 	v := validate.Errors{}
 	if s := c.Query("inicio"); s != "" {
-		d, ok := validate.DateISO(s)
-		v.Check(ok && !d.Before(Earliest), "inicio", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
-		inicio = d
+		inicio = CheckDate(v, s, "inicio")
 	}
 	if s := c.Query("fim"); s != "" {
-		d, ok := validate.DateISO(s)
-		v.Check(ok && !d.Before(Earliest), "fim", "data inválida (use AAAA-MM-DD, a partir de 2000-01-01)")
-		fim = d
+		fim = CheckDate(v, s, "fim")
 	}
 	if len(v) == 0 {
 		v.Check(!fim.Before(inicio), "fim", "deve ser igual ou posterior a inicio")
