@@ -2,13 +2,12 @@ package comprovante
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
 
@@ -38,22 +37,20 @@ type Marcacao struct {
 // must be the punch's employee. Anything else (an absence, another
 // tenant's punch) is registro.ErrNotFound.
 func (s *Store) Get(ctx context.Context, empresaID, funcionarioID, id int64) (Marcacao, error) {
-	var m Marcacao
-	err := s.db.QueryRow(ctx, `SELECT p.id, p.empresa_id, p.funcionario_id, p.nsr, p.horario_registro, p.fuso_minutos,
+	return database.One(ctx, s.db, scanMarcacao, registro.ErrNotFound, "comprovante: get",
+		`SELECT p.id, p.empresa_id, p.funcionario_id, p.nsr, p.horario_registro, p.fuso_minutos,
 			p.cpf, p.coletor, p.hash::text, p.localizacao, coalesce(e.nome, ''), l.nome, l.endereco,
 			p.distancia_metros, p.fora_do_local
 		FROM registros_ponto p
 		LEFT JOIN LATERAL (SELECT nome FROM empregados_rep r WHERE r.empresa_id = p.empresa_id
 			AND r.funcionario_id = p.funcionario_id AND r.nsr < p.nsr ORDER BY r.nsr DESC LIMIT 1) e ON true
 		LEFT JOIN locais_trabalho l ON l.id = p.local_trabalho_id
-		WHERE p.id = $1 AND p.empresa_id = $2 AND ($3 = 0 OR p.funcionario_id = $3)`, id, empresaID, funcionarioID).
-		Scan(&m.ID, &m.EmpresaID, &m.FuncionarioID, &m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &m.Hash,
-			&m.Localizacao, &m.Nome, &m.LocalNome, &m.LocalEndereco, &m.Distancia, &m.Fora)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Marcacao{}, registro.ErrNotFound
-	}
-	if err != nil {
-		return Marcacao{}, fmt.Errorf("comprovante: get: %w", err)
-	}
-	return m, nil
+		WHERE p.id = $1 AND p.empresa_id = $2 AND ($3 = 0 OR p.funcionario_id = $3)`, id, empresaID, funcionarioID)
+}
+
+func scanMarcacao(row pgx.CollectableRow) (Marcacao, error) {
+	var m Marcacao
+	err := row.Scan(&m.ID, &m.EmpresaID, &m.FuncionarioID, &m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor,
+		&m.Hash, &m.Localizacao, &m.Nome, &m.LocalNome, &m.LocalEndereco, &m.Distancia, &m.Fora)
+	return m, err
 }
