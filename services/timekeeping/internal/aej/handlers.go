@@ -12,17 +12,20 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
-	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/arquivo"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/falta"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
 
 // Limits of one file, as the AFD's: a year, and punches enough for a
@@ -37,56 +40,52 @@ const repID = 1
 
 // Handlers serve the AEJ.
 type Handlers struct {
-	store     *Store
+	pontos    *tratamento.Store
+	faltas    *falta.Store
 	employees *employee.Client
-	clock     *clock.Clock
-	zones     *fuso.Zones
+	files     arquivo.Files
 	rep       core.REP
 	ptrp      core.AEJPTRP
-	signer    *signature.Signer // nil: no certificate, no zip
 }
 
-// NewHandlers returns the handlers: rep identifies the REP-P, ptrp the
+// NewHandlers returns the handlers: pontos reads the period's treated
+// punches, faltas its absences, rep identifies the REP-P, ptrp the
 // treatment program (type 08), signer (nil without a certificate) signs
 // the zip's .p7s.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones, rep core.REP,
-	ptrp core.AEJPTRP, signer *signature.Signer) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, zones: zones, rep: rep, ptrp: ptrp, signer: signer}
+func NewHandlers(pontos *tratamento.Store, faltas *falta.Store, employees *employee.Client, clk *clock.Clock,
+	zones *fuso.Zones, rep core.REP, ptrp core.AEJPTRP, signer *signature.Signer) *Handlers {
+	return &Handlers{pontos: pontos, faltas: faltas, employees: employees,
+		files: arquivo.Files{Clock: clk, Zones: zones, Signer: signer}, rep: rep, ptrp: ptrp}
 }
 
 // Public mounts the company route on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	r.Get("/registropontos/aej", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.export)
+	r.Get("/registropontos/aej", request.Empresa, h.files.Handler("o AEJ", maxDays, h.export))
 }
 
 // export is the route (default period: this month; format txt): 200 with
 // the AEJ, ISO-8859-1 text with CR LF line ends, as an attachment; with
 // formato=zip an application/zip holding it and its CAdES signature
 // <name>.p7s (409 sem_certificado without a certificate).
-func (h *Handlers) export(c *fiber.Ctx) error {
-	x, err := arquivo.ReadExport(c, h.signer, h.zones, h.clock, "o AEJ", maxDays)
-	if err != nil {
-		return err
-	}
+func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name string, file []byte, err error) {
 	ctx, emp, inicio, fim := c.UserContext(), x.Empresa, x.Inicio, x.Fim
-	ps, err := h.store.pontos(ctx, x.EmpresaID, inicio, fim, maxPunches)
-	if errors.Is(err, errTooMany) {
-		return domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxPunches)+
+	ps, err := h.pontos.Pontos(ctx, x.EmpresaID, inicio, fim, maxPunches)
+	if errors.Is(err, tratamento.ErrTooMany) {
+		return "", nil, domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxPunches)+
 			" marcações: divida-o em arquivos menores")
 	}
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	fs, err := h.store.faltas(ctx, x.EmpresaID, inicio, fim)
+	fs, err := h.faltas.Unexcused(ctx, x.EmpresaID, inicio, fim)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	funcs, err := h.funcionarios(c, x.EmpresaID, ps, fs)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	now := h.clock.Now()
 	a := core.AEJ{
 		Cabecalho: core.AEJCabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, Inicio: inicio, Fim: fim,
 			Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)},
@@ -94,17 +93,14 @@ func (h *Handlers) export(c *fiber.Ctx) error {
 		PTRP: h.ptrp,
 	}
 	assemble(&a, funcs, ps, fs)
-	file, err := core.FormatAEJ(a)
-	if err != nil {
-		return err
-	}
-	name := core.NomeArquivoAEJ(emp.CNPJ, inicio, fim)
-	return arquivo.Send(c, name, file, x.Zipped, h.signer, now)
+	file, err = core.FormatAEJ(a)
+	return core.NomeArquivoAEJ(emp.CNPJ, inicio, fim), file, err
 }
 
 // funcionarios are the employees the period's punches and absences name,
 // in id order, from the employee service (the bonds of the file).
-func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []ponto, fs []falta) ([]employee.Funcionario, error) {
+func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []tratamento.Ponto, fs []falta.Ausencia) (
+	[]employee.Funcionario, error) {
 	var ids []int64
 	for _, p := range ps {
 		ids = append(ids, p.FuncionarioID)
@@ -137,7 +133,7 @@ func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []ponto, fs []
 // employee's weekly shifts, equal shifts sharing one record, and
 // core.SemJornada when a worked day has no shift; each workday's punches
 // as the treatment left them (core.MarcacoesDoDia).
-func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []ponto, fs []falta) {
+func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.Ponto, fs []falta.Ausencia) {
 	seen := map[string]bool{}
 	horario := func(t *core.Turno) string {
 		hc := core.HorarioAEJ(t)
@@ -170,7 +166,7 @@ func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []ponto, fs []falta)
 		}
 		day := make([]core.PontoAEJ, 0, j-i)
 		for _, p := range ps[i:j] {
-			day = append(day, p.pontoAEJ())
+			day = append(day, pontoAEJ(p))
 		}
 		turno := escalas[ps[i].FuncionarioID].Turno(ps[i].Jornada)
 		a.Marcacoes = append(a.Marcacoes, core.MarcacoesDoDia(vinculo[ps[i].FuncionarioID], repID, ps[i].Jornada,
@@ -181,4 +177,19 @@ func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []ponto, fs []falta)
 		a.Ausencias = append(a.Ausencias, core.AEJAusencia{Vinculo: vinculo[f.FuncionarioID], Tipo: core.AusenciaFalta,
 			Data: f.Data})
 	}
+}
+
+// pontoAEJ is p as the core reads it: an original's reason only with its
+// approved adjustment.
+func pontoAEJ(p tratamento.Ponto) core.PontoAEJ {
+	motivo := ""
+	if p.Motivo != nil && (p.NSR == nil || p.Aprovado()) {
+		motivo = *p.Motivo
+	}
+	desc := ""
+	if p.MotivoDesc != nil {
+		desc = *p.MotivoDesc
+	}
+	return core.PontoAEJ{Horario: p.Horario, OffsetMinutes: int(p.Fuso), Original: p.NSR != nil, Motivo: motivo,
+		Desconsiderada: p.Desconsiderada, MotivoDesc: desc, Ajustado: p.Ajustado()}
 }

@@ -8,16 +8,17 @@ package afdexport
 import (
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
-	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/arquivo"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Limits of one export: a year, and records enough for a thousand
@@ -30,24 +31,22 @@ const (
 
 // Handlers serve the AFD export.
 type Handlers struct {
-	store  *Store
-	clock  *clock.Clock
-	zones  *fuso.Zones
-	rep    core.REP
-	signer *signature.Signer // nil: no certificate, no zip
+	store *Store
+	files arquivo.Files
+	rep   core.REP
 }
 
 // NewHandlers returns the handlers; rep identifies the REP-P, signer
 // (nil when no certificate is configured) signs the zip's .p7s.
 func NewHandlers(store *Store, clk *clock.Clock, zones *fuso.Zones, rep core.REP,
 	signer *signature.Signer) *Handlers {
-	return &Handlers{store: store, clock: clk, zones: zones, rep: rep, signer: signer}
+	return &Handlers{store: store, files: arquivo.Files{Clock: clk, Zones: zones, Signer: signer}, rep: rep}
 }
 
 // Public mounts the company route on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	r.Get("/registropontos/afd", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.export)
+	r.Get("/registropontos/afd", request.Empresa, h.files.Handler("o AFD", maxDays, h.export))
 }
 
 // export is GET /registropontos/afd?inicio=&fim=&formato= (default: this
@@ -55,30 +54,21 @@ func (h *Handlers) Public(r fiber.Router) {
 // an attachment named as the layout says; with formato=zip an
 // application/zip holding that file and its CAdES signature
 // <name>.p7s (409 sem_certificado when no certificate is configured).
-func (h *Handlers) export(c *fiber.Ctx) error {
-	x, err := arquivo.ReadExport(c, h.signer, h.zones, h.clock, "o AFD", maxDays)
-	if err != nil {
-		return err
-	}
-	ctx, emp, inicio, fim := c.UserContext(), x.Empresa, x.Inicio, x.Fim
-	now := h.clock.Now()
+func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name string, file []byte, err error) {
+	emp := x.Empresa
 	w, err := core.NewWriter(core.Cabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, REP: h.rep,
-		Inicio: inicio, Fim: fim, Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)})
+		Inicio: x.Inicio, Fim: x.Fim, Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)})
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	err = h.store.Write(ctx, w, x.EmpresaID, inicio, fim, emp.Zone, maxRecords)
+	err = h.store.Write(c.UserContext(), w, x.EmpresaID, x.Inicio, x.Fim, emp.Zone, maxRecords)
 	if errors.Is(err, errTooMany) {
-		return domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxRecords)+
+		return "", nil, domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxRecords)+
 			" registros: divida-o em arquivos menores")
 	}
 	if err != nil {
-		return err
+		return "", nil, err
 	}
-	file, err := w.Close()
-	if err != nil {
-		return err
-	}
-	name := core.NomeArquivo(h.rep, emp.CNPJ)
-	return arquivo.Send(c, name, file, x.Zipped, h.signer, now)
+	file, err = w.Close()
+	return core.NomeArquivo(h.rep, emp.CNPJ), file, err
 }

@@ -16,6 +16,34 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
+// Files is what the file routes hold: the clock, the companies' zones
+// and the signer (nil: no certificate, no zip).
+type Files struct {
+	Clock  *clock.Clock
+	Zones  *fuso.Zones
+	Signer *signature.Signer
+}
+
+// Handler serves the file named doc ("o AFD") of a period of at most
+// maxDays: it reads the request (ReadExport), has build make the file of
+// x at now, the generation instant (its name and its bytes), and sends it
+// (Send).
+func (f Files) Handler(doc string, maxDays int,
+	build func(c *fiber.Ctx, x Export, now time.Time) (name string, file []byte, err error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		x, err := ReadExport(c, f.Signer, f.Zones, f.Clock, doc, maxDays)
+		if err != nil {
+			return err
+		}
+		now := f.Clock.Now()
+		name, file, err := build(c, x, now)
+		if err != nil {
+			return err
+		}
+		return Send(c, name, file, x.Zipped, f.Signer, now)
+	}
+}
+
 // Export is what a file route reads before it builds the file: the
 // company's current record (its zone, CNPJ and name go into the header),
 // the period and whether the signed zip is wanted.

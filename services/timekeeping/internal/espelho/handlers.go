@@ -18,6 +18,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
+	"github.com/ponto/ponto/services/timekeeping/internal/abono"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
@@ -25,11 +26,13 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
+	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
 
 // Handlers serve the timesheet.
 type Handlers struct {
-	store     *Store
+	pontos    *tratamento.Store
+	abonos    *abono.Store
 	days      *relatorio.Store
 	employees *employee.Client
 	companies *companybillingapi.Client
@@ -39,11 +42,13 @@ type Handlers struct {
 	banco     *banco.Banco
 }
 
-// NewHandlers returns the handlers; signer (nil when no certificate is
-// configured) signs the PDF.
-func NewHandlers(store *Store, days *relatorio.Store, employees *employee.Client, companies *companybillingapi.Client,
-	clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer, bancos *banco.Banco) *Handlers {
-	return &Handlers{store: store, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
+// NewHandlers returns the handlers: pontos reads the treated punches,
+// abonos the abonos, days the computed days; signer (nil when no
+// certificate is configured) signs the PDF.
+func NewHandlers(pontos *tratamento.Store, abonos *abono.Store, days *relatorio.Store, employees *employee.Client,
+	companies *companybillingapi.Client, clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer,
+	bancos *banco.Banco) *Handlers {
+	return &Handlers{pontos: pontos, abonos: abonos, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
 		signer: signer, banco: bancos}
 }
 
@@ -160,23 +165,22 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if err != nil {
 		return Espelho{}, err
 	}
-	punches, err := h.store.punches(ctx, empresaID, id, inicio, ate)
+	punches, err := h.pontos.PontosFuncionario(ctx, empresaID, id, inicio, ate)
 	if err != nil {
 		return Espelho{}, err
 	}
-	byDay := map[string][]punch{}
+	byDay := map[string][]tratamento.Ponto{}
 	for _, x := range punches {
 		k := x.Jornada.Format(time.DateOnly)
 		byDay[k] = append(byDay[k], x)
 	}
-	abonos, err := h.store.abonos(ctx, empresaID, id, inicio, ate)
+	abonos, err := h.abonos.List(ctx, empresaID, id, inicio, ate)
 	if err != nil {
 		return Espelho{}, err
 	}
-	abonosByDay := map[string][]abono{}
+	abonosByDay := map[string][]abono.Abono{}
 	for _, a := range abonos {
-		k := a.Data.Format(time.DateOnly)
-		abonosByDay[k] = append(abonosByDay[k], a)
+		abonosByDay[a.Data] = append(abonosByDay[a.Data], a)
 	}
 	semana := escala.Core()
 	out := Espelho{
@@ -192,11 +196,7 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		DSR:               dsr,
 		BancoHoras:        saldo,
 	}
-	for _, d := range dsr {
-		if d.Perdido {
-			out.Totais.DSRPerdidos++
-		}
-	}
+	out.Totais.DSRPerdidos += relatorio.Perdidos(dsr)
 	for _, d := range days {
 		data, _ := time.Parse(time.DateOnly, d.Data)
 		orig, trat, desc := tratar(byDay[d.Data], zone, data, semana.Turno(data))

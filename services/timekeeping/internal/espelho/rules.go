@@ -8,10 +8,11 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/abono"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
-	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
 
 // Origins of a treated punch (art. 84 V): original of the REP, included
@@ -175,7 +176,7 @@ func clockTime(m int) string {
 // core.Tratar counts it). The treated punches are in time order, each
 // with its tipo by its place. Pending and rejected requests leave the
 // original standing.
-func tratar(ps []punch, zone *time.Location, data time.Time, turno *core.Turno) ([]Original, []Tratada, []Desconsiderada) {
+func tratar(ps []tratamento.Ponto, zone *time.Location, data time.Time, turno *core.Turno) ([]Original, []Tratada, []Desconsiderada) {
 	orig, trat, desc := []Original{}, []Tratada{}, []Desconsiderada{}
 	var at []time.Time // the effective time of each of trat
 	for _, p := range ps {
@@ -189,7 +190,7 @@ func tratar(ps []punch, zone *time.Location, data time.Time, turno *core.Turno) 
 			desc = append(desc, Desconsiderada{RegistroID: p.ID, Horario: hora, Motivo: deref(p.MotivoDesc)})
 		case p.NSR == nil:
 			trat, at = append(trat, Tratada{RegistroID: p.ID, Horario: hora, Origem: OrigemIncluida, Motivo: p.Motivo}), append(at, p.Horario)
-		case p.Ajuste != nil && *p.Ajuste == registro.StatusAprovado && p.DataSolicitar != nil:
+		case p.Ajustado() != nil:
 			desc = append(desc, Desconsiderada{RegistroID: p.ID, Horario: hora, Motivo: deref(p.Motivo)})
 			trat = append(trat, Tratada{RegistroID: p.ID, Horario: p.DataSolicitar.In(zone).Format("15:04"),
 				Origem: OrigemIncluida, Motivo: p.Motivo})
@@ -221,16 +222,13 @@ func tratar(ps []punch, zone *time.Location, data time.Time, turno *core.Turno) 
 	return orig, sorted, desc
 }
 
-// abonosDoDia renders a day's abonos.
-func abonosDoDia(as []abono) []Abono {
+// abonosDoDia renders a day's standing abonos.
+func abonosDoDia(as []abono.Abono) []Abono {
 	out := make([]Abono, 0, len(as))
 	for _, a := range as {
-		x := Abono{Tipo: a.Tipo, Motivo: a.Motivo}
-		if a.Inicio != nil && a.Fim != nil {
-			i, f := clockTime(int(*a.Inicio)), clockTime(int(*a.Fim))
-			x.Inicio, x.Fim = &i, &f
+		if a.Cancelamento == nil {
+			out = append(out, Abono{Tipo: a.Tipo, Inicio: a.Inicio, Fim: a.Fim, Motivo: a.Motivo})
 		}
-		out = append(out, x)
 	}
 	return out
 }

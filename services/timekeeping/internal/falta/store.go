@@ -119,3 +119,25 @@ func (s *Store) get(ctx context.Context, id int64) (registro.Row, error) {
 	return database.One(ctx, s.db, registro.ScanRow, nil, "falta: get",
 		`SELECT * FROM (`+registro.Rows+`) r WHERE r.id = $1`, id)
 }
+
+// Ausencia is a standing absence that no whole-day abono excuses.
+type Ausencia struct {
+	FuncionarioID int64
+	Data          time.Time
+}
+
+// Unexcused returns company empresaID's unexcused absences dated in
+// [inicio, fim], by employee and date.
+func (s *Store) Unexcused(ctx context.Context, empresaID int64, inicio, fim time.Time) ([]Ausencia, error) {
+	rows, _ := s.db.Query(ctx, `SELECT f.funcionario_id, f.data FROM faltas f
+		WHERE f.empresa_id = $1 AND f.data BETWEEN $2 AND $3
+		AND NOT EXISTS (SELECT 1 FROM faltas_desfeitas x WHERE x.falta_id = f.id)
+		AND NOT EXISTS (SELECT 1 FROM abonos a WHERE a.funcionario_id = f.funcionario_id AND a.data = f.data
+			AND a.inicio IS NULL AND NOT EXISTS (SELECT 1 FROM abonos_cancelados c WHERE c.abono_id = a.id))
+		ORDER BY f.funcionario_id, f.data`, empresaID, inicio, fim)
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Ausencia])
+	if err != nil {
+		return nil, fmt.Errorf("falta: unexcused: %w", err)
+	}
+	return out, nil
+}

@@ -44,7 +44,7 @@ func BenchmarkDepartmentTotals(b *testing.B) {
 		dsr := DSRs(days, p, inicio, fim)
 		t := Sum(Desde(days, inicio))
 		for _, ds := range dsr {
-			t.DSRPerdidos += perdidos(ds)
+			t.DSRPerdidos += Perdidos(ds)
 		}
 	}
 }

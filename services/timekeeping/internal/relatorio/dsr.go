@@ -83,8 +83,8 @@ func Desde(days []Dia, inicio time.Time) []Dia {
 	return out
 }
 
-// perdidos counts the lost rest days of ds.
-func perdidos(ds []DSR) int {
+// Perdidos counts the lost rest days of ds.
+func Perdidos(ds []DSR) int {
 	n := 0
 	for _, d := range ds {
 		if d.Perdido {

@@ -179,7 +179,7 @@ func item(f employee.Funcionario, days []Dia, dsr []DSR, banco any) Item {
 		it.DSR = []DSR{}
 	}
 	it.Totais = Sum(it.Dias)
-	it.Totais.DSRPerdidos = perdidos(it.DSR)
+	it.Totais.DSRPerdidos = Perdidos(it.DSR)
 	return it
 }
 
