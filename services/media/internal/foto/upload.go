@@ -23,18 +23,14 @@ const cleanupTimeout = 5 * time.Second
 type Foto struct {
 	FuncionarioID int64 `json:"funcionarioId"`
 	// FotoProfile is the value now in the employee's record (= URL).
-	FotoProfile  string    `json:"fotoProfile"`
-	URL          string    `json:"url"`
-	ContentType  string    `json:"contentType"`
-	Largura      int       `json:"largura"`
-	Altura       int       `json:"altura"`
-	TamanhoBytes int       `json:"tamanhoBytes"`
-	SHA256       string    `json:"sha256"`
-	Miniatura    Miniatura `json:"miniatura"`
+	FotoProfile string `json:"fotoProfile"`
+	// Imagem is the photo itself, its fields at the answer's top level.
+	Imagem
+	Miniatura Imagem `json:"miniatura"`
 }
 
-// Miniatura describes the thumbnail.
-type Miniatura struct {
+// Imagem describes one stored image: the photo or its thumbnail.
+type Imagem struct {
 	URL          string `json:"url"`
 	ContentType  string `json:"contentType"`
 	Largura      int    `json:"largura"`
@@ -175,19 +171,13 @@ func answer(id int64, p processed) Foto {
 	return Foto{
 		FuncionarioID: id,
 		FotoProfile:   photoURL(id, v),
-		URL:           photoURL(id, v),
-		ContentType:   contentType,
-		Largura:       p.photo.width,
-		Altura:        p.photo.height,
-		TamanhoBytes:  len(p.photo.data),
-		SHA256:        p.photo.sum,
-		Miniatura: Miniatura{
-			URL:          thumbURL(id, v),
-			ContentType:  contentType,
-			Largura:      p.thumb.width,
-			Altura:       p.thumb.height,
-			TamanhoBytes: len(p.thumb.data),
-			SHA256:       p.thumb.sum,
-		},
+		Imagem:        describe(photoURL(id, v), p.photo),
+		Miniatura:     describe(thumbURL(id, v), p.thumb),
 	}
+}
+
+// describe is what the answer tells of the rendition r, served at url.
+func describe(url string, r rendition) Imagem {
+	return Imagem{URL: url, ContentType: contentType, Largura: r.width, Altura: r.height,
+		TamanhoBytes: len(r.data), SHA256: r.sum}
 }
