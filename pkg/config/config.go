@@ -71,7 +71,10 @@ func validateStruct(path string, rv reflect.Value) error {
 			continue
 		}
 		name := sf.Name
-		if path != "" {
+		switch {
+		case sf.Anonymous && f.Kind() == reflect.Struct:
+			name = path // an embedded struct's fields are the parent's, as their variables are
+		case path != "":
 			name = path + "." + name
 		}
 		if f.Kind() == reflect.Struct {

@@ -113,3 +113,24 @@ func TestValidateChecksValueTypes(t *testing.T) {
 		t.Fatalf("value validators not run or not named: %v", err)
 	}
 }
+
+// Shared is embedded, as a service's Config embeds the parts every
+// service shares: its fields are the parent's, by their variables and in
+// the errors.
+type Shared struct {
+	Limits limits
+}
+
+type embedding struct {
+	Shared
+	Name string `conf:"default:x"`
+}
+
+func TestValidateNamesEmbeddedFieldsAsTheParents(t *testing.T) {
+	t.Setenv("LIMITS_MAX", "-1")
+	var cfg embedding
+	_, err := config.Parse(&cfg)
+	if err == nil || !strings.Contains(err.Error(), "invalid configuration: Limits: max must be positive") {
+		t.Fatalf("embedded validator: %v", err)
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/revocation"
-	"github.com/ponto/ponto/pkg/telemetry"
 )
 
 // ErrCommandDone tells run to return at once: a command (migrate) ran
@@ -49,11 +48,10 @@ func Command(ctx context.Context, args conf.Args, db database.Config, files fs.F
 // Open starts telemetry (only what OTEL_* asks for) and opens the
 // service's database; close undoes both, the pool first.
 func Open(ctx context.Context, name, build string, db database.Config) (pool *pgxpool.Pool, close func(), err error) {
-	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	stop, err := StartTelemetry(ctx, name, build)
 	if err != nil {
 		return nil, nil, err
 	}
-	stop := func() { _ = stopTelemetry(context.WithoutCancel(ctx)) }
 	pool, err = database.Open(ctx, db)
 	if err != nil {
 		stop()

@@ -20,14 +20,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/clock"
-	"github.com/ponto/ponto/pkg/httpserver"
-	"github.com/ponto/ponto/pkg/logging"
 	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/pkg/telemetry"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
 	"github.com/ponto/ponto/services/auth/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/auth/internal/clients/employee"
@@ -47,19 +44,17 @@ var build = "develop"
 // Config is the whole configuration of the service, read from the
 // environment (e.g. HTTP_PUBLIC_ADDR, REDIS_ADDR); see README.md.
 type Config struct {
-	conf.Version
-	Args  conf.Args
-	Log   logging.Config
-	HTTP  httpserver.Config
-	Redis redisclient.Config
-	JWT   struct {
+	// Base: LOG_*, HTTP_* and REDIS_*.
+	service.Base
+	// Rate: RATE_PER_IP on every public route (the login routes keep their
+	// own, stricter, AUTH_RATE_* budgets on top).
+	Rate pkgratelimit.Config
+	Args conf.Args
+	JWT  struct {
 		Issuer   string `conf:"default:ponto-auth"`
 		Audience string `conf:"default:ponto-api"`
 	}
-	Auth AuthConfig
-	// Rate: RATE_PER_IP on every public route (the login routes keep their
-	// own, stricter, AUTH_RATE_* budgets on top).
-	Rate  pkgratelimit.Config
+	Auth  AuthConfig
 	Peers struct {
 		CompanyBillingURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing's internal API"`
 		EmployeeURL       svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee's internal API"`
@@ -143,8 +138,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Configuration
 
-	cfg := Config{Version: conf.Version{Build: build, Desc: "ponto " + name}}
-	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
+	var cfg Config
+	if err := service.ConfigureBase(name, build, &cfg, &cfg.Base, log, level); err != nil {
 		return err
 	}
 
@@ -165,11 +160,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Telemetry
 
-	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	stopTelemetry, err := service.StartTelemetry(ctx, name, build)
 	if err != nil {
 		return err
 	}
-	defer stopTelemetry(context.WithoutCancel(ctx))
+	defer stopTelemetry()
 
 	// -------------------------------------------------------------------------
 	// Dependencies

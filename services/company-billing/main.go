@@ -7,16 +7,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/ardanlabs/conf/v3"
-
 	"github.com/ponto/ponto/pkg/clock"
-	"github.com/ponto/ponto/pkg/database"
-	"github.com/ponto/ponto/pkg/httpserver"
-	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/ratelimit"
-	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	authapi "github.com/ponto/ponto/services/auth/internalapi"
@@ -38,13 +31,10 @@ var migrationFiles embed.FS
 // Config is the whole configuration of the service, read from the
 // environment (e.g. HTTP_PUBLIC_ADDR, DB_URL); see README.md.
 type Config struct {
-	conf.Version
-	Args conf.Args
-	Log  logging.Config
-	HTTP httpserver.Config
-	DB   database.Config
-	// JWT locates auth's JWKS (JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE...).
-	JWT jwtauth.Config
+	// Backend: LOG_*, HTTP_*, DB_*, JWT_* (auth's JWKS) and REDIS_*.
+	service.Backend
+	// Rate: RATE_PER_IP (webhooks) and RATE_PER_TOKEN.
+	Rate ratelimit.Config
 	// Stripe: STRIPE_API_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET...
 	Stripe stripebilling.Config
 	// Billing holds the plan catalogue (BILLING_PLANS).
@@ -55,10 +45,6 @@ type Config struct {
 	// AuthInternalURL is auth's internal API, called to revoke the tokens
 	// of a blocked company.
 	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081"`
-	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
-	Redis redisclient.Config
-	// Rate: RATE_PER_IP (webhooks) and RATE_PER_TOKEN.
-	Rate ratelimit.Config
 	// RegistrationRate is each client address's budget of POST /empresas,
 	// which creates a Stripe customer and subscription each time.
 	RegistrationRate ratelimit.Rate `conf:"env:RATE_REGISTRATION,default:20/min,help:company registrations per client IP (N/s, N/min or N/h)"`
@@ -71,32 +57,21 @@ func main() { service.Main(name, run) }
 
 func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
-	// Configuration
+	// Configuration, telemetry and dependencies
 
-	cfg := Config{Version: conf.Version{Build: build, Desc: "ponto " + name}}
-	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
-		return err
-	}
-	if err := service.Command(ctx, cfg.Args, cfg.DB, migrationFiles, log); err != nil {
-		return err
-	}
-
-	// -------------------------------------------------------------------------
-	// Telemetry and dependencies
-
-	db, guards, closeAll, err := service.OpenWithGuards(ctx, name, build, log, cfg.DB, cfg.JWT, cfg.Redis, cfg.Rate)
+	var cfg Config
+	deps, closeDeps, err := service.StartBackend(ctx, name, build, &cfg, &cfg.Backend, &cfg.Rate, migrationFiles, log, level)
 	if err != nil {
 		return err
 	}
-	defer closeAll()
-	verifier, rdb, limits := guards.Verifier, guards.Redis, guards.Limits
+	defer closeDeps()
 	// Registration fails closed: without Redis nothing would bound the
 	// Stripe objects an address can make.
-	registrationLimit, err := limits.PerIP("cadastro", cfg.RegistrationRate, ratelimit.FailClosed)
+	registrationLimit, err := deps.Limits.PerIP("cadastro", cfg.RegistrationRate, ratelimit.FailClosed)
 	if err != nil {
 		return err
 	}
-	webhookLimit, err := limits.PerIP("webhooks", cfg.Rate.PerIP, ratelimit.FailOpen)
+	webhookLimit, err := deps.Limits.PerIP("webhooks", cfg.Rate.PerIP, ratelimit.FailOpen)
 	if err != nil {
 		return err
 	}
@@ -108,7 +83,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		log.Warn("STRIPE_WEBHOOK_SECRET is not set: Stripe webhook events are refused and assinaturaStatus is not updated")
 	}
 	companies := &empresas.Service{
-		Store:  empresas.NewStore(db),
+		Store:  empresas.NewStore(deps.DB),
 		Stripe: stripebilling.New(cfg.Stripe, log),
 		Plans:  catalog,
 		Auth:   authapi.New(string(cfg.AuthInternalURL)),
@@ -124,13 +99,10 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 
 	// Stripe is not a readiness check: an outage there fails registration
 	// only (with a 502), and taking the pods out would fail every route.
-	srv := httpserver.New(name, cfg.HTTP, log,
-		httpserver.Check{Name: "postgres", Ping: database.Ping(db)},
-	)
+	srv := deps.Server(name, cfg.HTTP, log)
 	srv.Public.Use("/webhooks", webhookLimit)
-	mountRoutes(srv, verifier, db, companies, webhooks.New(cfg.Stripe.WebhookSecret, db, log))
-	srv.Metrics.MustRegister(redisclient.Collector(rdb))
+	mountRoutes(srv, deps.Verifier, deps.DB, companies, webhooks.New(cfg.Stripe.WebhookSecret, deps.DB, log))
 
-	outbox.NewRelay(db, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
 	return srv.Run(ctx)
 }

@@ -9,16 +9,12 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/ardanlabs/conf/v3"
-
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
-	"github.com/ponto/ponto/pkg/telemetry"
 	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
@@ -32,30 +28,24 @@ var build = "develop"
 // Config is the whole configuration of the service, read from the
 // environment (e.g. HTTP_PUBLIC_ADDR, MINIO_ENDPOINT); see README.md.
 type Config struct {
-	conf.Version
-	Log   logging.Config
-	HTTP  httpserver.Config
+	// Base: LOG_*, HTTP_* and REDIS_*.
+	service.Base
+	// Rate: RATE_PER_TOKEN (and RATE_PER_IP, unused: every route needs a
+	// token).
+	Rate  ratelimit.Config
 	Minio objectstore.Config
 	JWT   jwtauth.Config
 	Photo foto.Config
 	// EmployeeInternalURL is the employee service's internal listener:
 	// the employee's company (authorization) and his fotoProfile.
 	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
-	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
-	Redis redisclient.Config
-	// Rate: RATE_PER_TOKEN (and RATE_PER_IP, unused: every route needs a
-	// token).
-	Rate ratelimit.Config
 }
 
 // newConfig holds media's own defaults where they differ from the shared
 // ones: the body limit fits a 5 MiB photo with its multipart framing
 // (conf keeps a preset value as the default; HTTP_BODY_LIMIT still wins).
 func newConfig() Config {
-	return Config{
-		Version: conf.Version{Build: build, Desc: "ponto " + name},
-		HTTP:    httpserver.Config{BodyLimit: foto.MaxBodyBytes},
-	}
+	return Config{Base: service.Base{HTTP: httpserver.Config{BodyLimit: foto.MaxBodyBytes}}}
 }
 
 // Validate checks what conf's tags cannot.
@@ -71,21 +61,14 @@ func main() { service.Main(name, run) }
 
 func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
-	// Configuration
+	// Configuration and telemetry
 
 	cfg := newConfig()
-	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
-		return err
-	}
-
-	// -------------------------------------------------------------------------
-	// Telemetry
-
-	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	stopTelemetry, err := service.Start(ctx, name, build, &cfg, &cfg.Base, log, level)
 	if err != nil {
 		return err
 	}
-	defer stopTelemetry(context.WithoutCancel(ctx))
+	defer stopTelemetry()
 
 	// -------------------------------------------------------------------------
 	// Dependencies

@@ -11,15 +11,12 @@ import (
 	"time"
 	_ "time/tzdata" // the company time zone must load in a minimal container
 
-	"github.com/ardanlabs/conf/v3"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
-	"github.com/ponto/ponto/pkg/jwtauth"
-	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
@@ -45,12 +42,8 @@ var migrationFiles embed.FS
 // Config is the whole configuration of the service, read from the
 // environment (e.g. HTTP_PUBLIC_ADDR, DB_URL); see README.md.
 type Config struct {
-	conf.Version
-	Args conf.Args
-	Log  logging.Config
-	HTTP httpserver.Config
-	DB   database.Config
-	JWT  jwtauth.Config
+	// Backend: LOG_*, HTTP_*, DB_*, JWT_* (auth's JWKS) and REDIS_*.
+	service.Backend
 	// EmployeeInternalURL is the employee service's internal listener:
 	// employees, their schedules and departments.
 	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
@@ -95,8 +88,6 @@ type Config struct {
 	// Signing is the A1 certificate that signs the AFD (CAdES .p7s) and
 	// the receipts and timesheets (PAdES); none leaves them unsigned.
 	Signing signature.Config
-	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
-	Redis redisclient.Config
 	// Rate: RATE_PER_TOKEN, and RATE_PER_IP on the one route without a
 	// token (the receipt check, which VERIFICACAO_RATE bounds further).
 	Rate ratelimit.Config
@@ -144,8 +135,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Configuration
 
-	cfg := Config{Version: conf.Version{Build: build, Desc: "ponto " + name}}
-	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
+	var cfg Config
+	if err := service.ConfigureBase(name, build, &cfg, &cfg.Base, log, level); err != nil {
 		return err
 	}
 	if err := service.Command(ctx, cfg.Args, cfg.DB, migrationFiles, log); err != nil {

@@ -15,15 +15,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ardanlabs/conf/v3"
-
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/httpserver"
-	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
-	"github.com/ponto/ponto/pkg/telemetry"
 )
 
 const name = "web"
@@ -34,16 +30,13 @@ var build = "develop"
 // Config is the whole configuration of the service, read from the
 // environment; see README.md.
 type Config struct {
-	conf.Version
-	Log  logging.Config
-	HTTP httpserver.Config
-	Web  WebConfig
-	// Redis keeps the rate limits every replica shares (REDIS_ADDR...).
-	Redis redisclient.Config
+	// Base: LOG_*, HTTP_* and REDIS_*.
+	service.Base
 	// Rate: RATE_PER_IP bounds each person's form posts and punches (per
 	// client address, before the API is called); RATE_PER_TOKEN is unused
 	// here (the API limits each token itself).
 	Rate ratelimit.Config
+	Web  WebConfig
 }
 
 // WebConfig is the web client's own part (WEB_* variables).
@@ -98,31 +91,21 @@ func plans(list string) []string {
 
 // newConfig: the body limit fits a 5 MiB photo with its multipart framing.
 func newConfig() Config {
-	return Config{
-		Version: conf.Version{Build: build, Desc: "ponto " + name},
-		HTTP:    httpserver.Config{BodyLimit: 6 << 20},
-	}
+	return Config{Base: service.Base{HTTP: httpserver.Config{BodyLimit: 6 << 20}}}
 }
 
 func main() { service.Main(name, run) }
 
 func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
-	// Configuration
+	// Configuration and telemetry
 
 	cfg := newConfig()
-	if err := service.Configure(&cfg, &cfg.Log, log, level); err != nil {
-		return err
-	}
-
-	// -------------------------------------------------------------------------
-	// Telemetry
-
-	stopTelemetry, err := telemetry.Start(ctx, name, build)
+	stopTelemetry, err := service.Start(ctx, name, build, &cfg, &cfg.Base, log, level)
 	if err != nil {
 		return err
 	}
-	defer stopTelemetry(context.WithoutCancel(ctx))
+	defer stopTelemetry()
 
 	// -------------------------------------------------------------------------
 	// Dependencies
