@@ -21,7 +21,6 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
-	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -178,16 +177,7 @@ func (s *Store) List(ctx context.Context, empresaID, funcionarioID int64, inicio
 }
 
 // Handlers serve the abono routes.
-type Handlers struct {
-	store    *Store
-	workdays fuso.Workdays
-	clock    *clock.Clock
-}
-
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, workdays: workdays, clock: clk}
-}
+type Handlers request.Handlers[*Store]
 
 // Public mounts the company routes on r, which must already verify the
 // token.
@@ -237,26 +227,16 @@ func (in criarInput) check(v validate.Errors) novo {
 // abono_sobreposto).
 func (h *Handlers) create(c *fiber.Ctx) error {
 	var in criarInput
-	caller, id, err := request.OnEmployee(c, &in)
+	e, err := request.ReadEntry(c, h.Workdays, &in, func(v validate.Errors) novo { return in.check(v) })
 	if err != nil {
 		return err
 	}
-	v := validate.Errors{}
-	n := in.check(v)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	_, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	today := h.clock.Today(zone)
+	n, today := e.Body, h.Clock.Today(e.Zone)
 	if n.data.After(today.AddDate(0, 0, maxFuturo)) || n.data.Before(today.AddDate(-5, 0, 0)) {
 		return domainerr.InvalidField("data", "a data deve estar entre o prazo legal de guarda (5 anos) e um ano à frente")
 	}
-	n.empresaID, n.funcionarioID, n.autor = caller.EmpresaID, id, caller.EmpresaID
-	a, err := h.store.create(ctx, n, h.clock.Now())
+	n.empresaID, n.funcionarioID, n.autor = e.Caller.EmpresaID, e.ID, e.Caller.EmpresaID
+	a, err := h.Store.create(c.UserContext(), n, h.Clock.Now())
 	if err != nil {
 		return err
 	}
@@ -268,18 +248,18 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 // month, at most 366 days), cancelled ones with their cancellation.
 func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (fiber.Map, error) {
 	ctx := c.UserContext()
-	zone, err := h.workdays.Zones.Empresa(ctx, caller.EmpresaID)
+	zone, err := h.Workdays.Zones.Empresa(ctx, caller.EmpresaID)
 	if err != nil {
 		return nil, err
 	}
-	inicio, fim, err := request.Period(c, h.clock.Today(zone), 366)
+	inicio, fim, err := request.Period(c, h.Clock.Today(zone), 366)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := h.workdays.Employees.Funcionario(ctx, caller.EmpresaID, id); err != nil {
+	if _, err := h.Workdays.Employees.Funcionario(ctx, caller.EmpresaID, id); err != nil {
 		return nil, err
 	}
-	itens, err := h.store.List(ctx, caller.EmpresaID, id, inicio, fim)
+	itens, err := h.Store.List(ctx, caller.EmpresaID, id, inicio, fim)
 	return fiber.Map{"itens": itens}, err
 }
 
@@ -287,5 +267,5 @@ func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (fiber.M
 // 200 the abono with its cancellation; 404 another company's, 409 when
 // already cancelled or in a closed period.
 func (h *Handlers) cancel(c *fiber.Ctx, caller *jwtauth.Claims, id int64, motivo string) (Abono, error) {
-	return h.store.cancel(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
+	return h.Store.cancel(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.Clock.Now())
 }

@@ -205,32 +205,23 @@ func (in lancarInput) check(v validate.Errors) novo {
 // bank off: banco_horas_inativo; a closed period: periodo_fechado).
 func (h *Handlers) lancar(c *fiber.Ctx) error {
 	var in lancarInput
-	caller, id, err := request.OnEmployee(c, &in)
+	e, err := request.ReadEntry(c, h.workdays, &in, func(v validate.Errors) novo { return in.check(v) })
 	if err != nil {
 		return err
 	}
-	v := validate.Errors{}
-	n := in.check(v)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	ctx := c.UserContext()
-	_, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
-	if err != nil {
-		return err
-	}
-	pol, err := h.store.Politica(ctx, caller.EmpresaID)
+	ctx, n := c.UserContext(), e.Body
+	pol, err := h.store.Politica(ctx, e.Caller.EmpresaID)
 	if err != nil {
 		return err
 	}
 	if !pol.Ativo {
 		return ErrInativo
 	}
-	if n.data.After(h.clock.Today(zone)) || n.data.Before(pol.Core().Inicio) {
+	if n.data.After(h.clock.Today(e.Zone)) || n.data.Before(pol.Core().Inicio) {
 		return domainerr.InvalidField("data", "a data deve estar entre o início do banco de horas ("+
 			*pol.Inicio+") e hoje")
 	}
-	n.empresaID, n.funcionarioID, n.autor = caller.EmpresaID, id, caller.EmpresaID
+	n.empresaID, n.funcionarioID, n.autor = e.Caller.EmpresaID, e.ID, e.Caller.EmpresaID
 	out, err := h.store.lancar(ctx, n, h.clock.Now())
 	if err != nil {
 		return err

@@ -9,29 +9,18 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Handlers serve marcar-falta.
-type Handlers struct {
-	store    *Store
-	workdays fuso.Workdays
-	clock    *clock.Clock
-}
-
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, workdays: workdays, clock: clk}
-}
+type Handlers request.Handlers[*Store]
 
 // Public mounts the company route on r, which must already verify the
 // token.
 func (h *Handlers) Public(r fiber.Router) {
-	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
-	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.mark)
-	r.Delete("/registropontos/:funcionarioId/marcar-falta/:data", empresa, h.undo)
+	r.Post("/registropontos/:funcionarioId/marcar-falta/:data", request.Empresa, h.mark)
+	r.Delete("/registropontos/:funcionarioId/marcar-falta/:data", request.Empresa, h.undo)
 }
 
 type desfazerInput struct {
@@ -61,7 +50,7 @@ func (h *Handlers) undo(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := h.store.Undo(c.UserContext(), caller.EmpresaID, id, data, caller.EmpresaID, motivo, h.clock.Now()); err != nil {
+	if err := h.Store.Undo(c.UserContext(), caller.EmpresaID, id, data, caller.EmpresaID, motivo, h.Clock.Now()); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -78,15 +67,15 @@ func (h *Handlers) mark(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	_, zone, err := h.workdays.Funcionario(ctx, caller.EmpresaID, id)
+	_, zone, err := h.Workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
 		return err
 	}
-	if data.After(h.clock.Today(zone)) {
+	if data.After(h.Clock.Today(zone)) {
 		return domainerr.InvalidField("data", "não é possível marcar falta em data futura")
 	}
-	r, err := h.store.Mark(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
-		InicioDia: clock.StartOfDay(data, zone)}, h.clock.Now())
+	r, err := h.Store.Mark(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
+		InicioDia: clock.StartOfDay(data, zone)}, h.Clock.Now())
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
 	"github.com/ponto/ponto/pkg/validate"
-	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
@@ -19,16 +18,7 @@ import (
 const maxDias = 366
 
 // Handlers serve closings and acknowledgements.
-type Handlers struct {
-	store    *Store
-	workdays fuso.Workdays
-	clock    *clock.Clock
-}
-
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, workdays: workdays, clock: clk}
-}
+type Handlers request.Handlers[*Store]
 
 // Public mounts the routes on r, which must already verify the token.
 func (h *Handlers) Public(r fiber.Router) {
@@ -53,15 +43,15 @@ func (h *Handlers) close(c *fiber.Ctx, caller *jwtauth.Claims) (Fechamento, erro
 	if err := request.DecodeJSON(c, &in); err != nil {
 		return Fechamento{}, err
 	}
-	zone, err := h.workdays.Zones.Empresa(c.UserContext(), caller.EmpresaID)
+	zone, err := h.Workdays.Zones.Empresa(c.UserContext(), caller.EmpresaID)
 	if err != nil {
 		return Fechamento{}, err
 	}
-	inicio, fim, err := period(in, h.clock.Today(zone))
+	inicio, fim, err := period(in, h.Clock.Today(zone))
 	if err != nil {
 		return Fechamento{}, err
 	}
-	return h.store.Close(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.clock.Now())
+	return h.Store.Close(c.UserContext(), caller.EmpresaID, caller.EmpresaID, inicio, fim, h.Clock.Now())
 }
 
 func period(in fecharInput, today time.Time) (inicio, fim time.Time, err error) {
@@ -79,7 +69,7 @@ func period(in fecharInput, today time.Time) (inicio, fim time.Time, err error) 
 // closings, latest period first, with their reopenings.
 func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims) (page.Result[Fechamento], error) {
 	return request.Paged(c, func(p page.Page) ([]Fechamento, int, error) {
-		return h.store.List(c.UserContext(), caller.EmpresaID, p)
+		return h.Store.List(c.UserContext(), caller.EmpresaID, p)
 	})
 }
 
@@ -87,7 +77,7 @@ func (h *Handlers) list(c *fiber.Ctx, caller *jwtauth.Claims) (page.Result[Fecha
 // {"motivo"}: 200 the closing with its reopening; 404 another company's,
 // 409 fechamento_reaberto.
 func (h *Handlers) reopen(c *fiber.Ctx, caller *jwtauth.Claims, id int64, motivo string) (Fechamento, error) {
-	return h.store.Reopen(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.clock.Now())
+	return h.Store.Reopen(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, motivo, h.Clock.Now())
 }
 
 // ciencia is PUT /registropontos/funcionario/{funcionarioId}/espelho/
@@ -102,7 +92,7 @@ func (h *Handlers) ciencia(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (Cien
 	if caller.FuncionarioID != id {
 		return Ciencia{}, registro.ErrNotFound
 	}
-	return h.store.DarCiencia(c.UserContext(), caller.EmpresaID, id, mes, h.clock.Now())
+	return h.Store.DarCiencia(c.UserContext(), caller.EmpresaID, id, mes, h.Clock.Now())
 }
 
 // Pendente is one employee of the acknowledgements list.
@@ -125,7 +115,7 @@ func (h *Handlers) ciencias(c *fiber.Ctx, caller *jwtauth.Claims) (fiber.Map, er
 	if n := len([]rune(nome)); n < 1 || n > 100 {
 		return nil, domainerr.InvalidField("departamento", "informe o nome do departamento (1 a 100 caracteres)")
 	}
-	q, err := h.workdays.Employees.Quadro(c.UserContext(), caller.EmpresaID, nome)
+	q, err := h.Workdays.Employees.Quadro(c.UserContext(), caller.EmpresaID, nome)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +124,7 @@ func (h *Handlers) ciencias(c *fiber.Ctx, caller *jwtauth.Claims) (fiber.Map, er
 	for i, f := range funcs {
 		ids[i] = f.ID
 	}
-	ciente, fechado, err := h.store.Ciencias(c.UserContext(), caller.EmpresaID, ids, mes)
+	ciente, fechado, err := h.Store.Ciencias(c.UserContext(), caller.EmpresaID, ids, mes)
 	if err != nil {
 		return nil, err
 	}

@@ -5,25 +5,14 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Handlers serve inclusions and disregards.
-type Handlers struct {
-	store    *Store
-	workdays fuso.Workdays
-	clock    *clock.Clock
-}
-
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, workdays: workdays, clock: clk}
-}
+type Handlers request.Handlers[*Store]
 
 // Public mounts the company routes on r, which must already verify the
 // token.
@@ -59,7 +48,7 @@ func (h *Handlers) include(c *fiber.Ctx) error {
 		return err
 	}
 	in.Autor = caller.EmpresaID
-	m, err := h.store.Include(c.UserContext(), in, h.clock.Now())
+	m, err := h.Store.Include(c.UserContext(), in, h.Clock.Now())
 	if err != nil {
 		return err
 	}
@@ -89,18 +78,18 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 		return Inclusao{}, err
 	}
 	ctx := c.UserContext()
-	f, err := h.workdays.Employees.Funcionario(ctx, empresaID, id)
+	f, err := h.Workdays.Employees.Funcionario(ctx, empresaID, id)
 	if err != nil {
 		return Inclusao{}, err
 	}
-	if err := core.CheckInclusao(horario, h.clock.Now()); err != nil {
+	if err := core.CheckInclusao(horario, h.Clock.Now()); err != nil {
 		return Inclusao{}, validate.Errors{"horario": err.Error()}.Err()
 	}
-	zone, err := h.workdays.Zones.Funcionario(ctx, empresaID, f.FusoHorario)
+	zone, err := h.Workdays.Zones.Funcionario(ctx, empresaID, f.FusoHorario)
 	if err != nil {
 		return Inclusao{}, err
 	}
-	escala, err := h.workdays.Employees.Escala(ctx, id)
+	escala, err := h.Workdays.Employees.Escala(ctx, id)
 	if err != nil {
 		return Inclusao{}, err
 	}
@@ -115,6 +104,6 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 // state.
 func (h *Handlers) disregard(d bool) func(*fiber.Ctx, *jwtauth.Claims, int64, string) (Marcacao, error) {
 	return func(c *fiber.Ctx, caller *jwtauth.Claims, id int64, motivo string) (Marcacao, error) {
-		return h.store.Disregard(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.clock.Now())
+		return h.Store.Disregard(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, d, motivo, h.Clock.Now())
 	}
 }

@@ -161,7 +161,7 @@ func (h *Handlers) request(c *fiber.Ctx, caller *jwtauth.Claims) (Solicitacao, e
 	if err != nil {
 		return Solicitacao{}, err
 	}
-	return h.store.Request(c.UserContext(), in, h.clock.Now())
+	return h.Store.Request(c.UserContext(), in, h.Clock.Now())
 }
 
 // listSolicitacoes is GET /registropontos/solicitacoes?status=pendente|
@@ -172,7 +172,7 @@ func (h *Handlers) listSolicitacoes(c *fiber.Ctx, caller *jwtauth.Claims) (page.
 		return page.Result[Solicitacao]{}, domainerr.InvalidField("status", "use pendente, aprovada ou reprovada")
 	}
 	return request.Paged(c, func(p page.Page) ([]Solicitacao, int, error) {
-		return h.store.Solicitacoes(c.UserContext(), caller.EmpresaID, status, p)
+		return h.Store.Solicitacoes(c.UserContext(), caller.EmpresaID, status, p)
 	})
 }
 
@@ -180,6 +180,6 @@ func (h *Handlers) listSolicitacoes(c *fiber.Ctx, caller *jwtauth.Claims) (page.
 // /reprovar: 200 the request as decided.
 func (h *Handlers) decide(aprovar bool) func(*fiber.Ctx, *jwtauth.Claims, int64) (Solicitacao, error) {
 	return func(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (Solicitacao, error) {
-		return h.store.Decide(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, aprovar, h.clock.Now())
+		return h.Store.Decide(c.UserContext(), caller.EmpresaID, id, caller.EmpresaID, aprovar, h.Clock.Now())
 	}
 }
