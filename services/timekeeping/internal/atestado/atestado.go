@@ -78,9 +78,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, "application/pdf")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="atestado-tecnico-rep-p.pdf"`)
-	return c.Send(b)
+	return documento.Send(c, b, "attachment", "atestado-tecnico-rep-p.pdf")
 }
 
 // PDF renders the Anexo VII model with cfg and rep, dated now. Unset

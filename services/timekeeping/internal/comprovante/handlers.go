@@ -79,13 +79,8 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 		return err
 	}
 	b, err := PDF(m, nome, emp, h.rep, Extras{Assinatura: signing.Notice(), VerificacaoURL: h.verificacao})
-	if err == nil {
-		b, err = signing.Sign(b, Titulo)
-	}
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, "application/pdf")
-	c.Set(fiber.HeaderContentDisposition, `inline; filename="`+FileName(m)+`"`)
-	return c.Send(b)
+	return signing.Send(c, b, Titulo, FileName(m))
 }

@@ -49,3 +49,21 @@ func (s Signing) Sign(pdf []byte, reason string) ([]byte, error) {
 	}
 	return s.signer.SignPDF(pdf, reason)
 }
+
+// Send answers pdf signed for reason (Sign), as application/pdf shown
+// inline as filename.
+func (s Signing) Send(c *fiber.Ctx, pdf []byte, reason, filename string) error {
+	pdf, err := s.Sign(pdf, reason)
+	if err != nil {
+		return err
+	}
+	return Send(c, pdf, "inline", filename)
+}
+
+// Send answers pdf as application/pdf with the disposition (inline or
+// attachment) and filename.
+func Send(c *fiber.Ctx, pdf []byte, disposition, filename string) error {
+	c.Set(fiber.HeaderContentType, "application/pdf")
+	c.Set(fiber.HeaderContentDisposition, disposition+`; filename="`+filename+`"`)
+	return c.Send(pdf)
+}

@@ -90,16 +90,10 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 		return c.JSON(e)
 	}
 	b, err := PDF(e, h.clock.Now(), signing.Notice())
-	if err == nil {
-		b, err = signing.Sign(b, Titulo+" "+e.Periodo.Mes)
-	}
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, "application/pdf")
-	c.Set(fiber.HeaderContentDisposition, `inline; filename="espelho-`+e.Periodo.Mes+`-`+
-		itoa(e.Funcionario.ID)+`.pdf"`)
-	return c.Send(b)
+	return signing.Send(c, b, Titulo+" "+e.Periodo.Mes, "espelho-"+e.Periodo.Mes+"-"+itoa(e.Funcionario.ID)+".pdf")
 }
 
 // readQuery reads mes (YYYY-MM, default this month, from 2000-01 up to
