@@ -12,6 +12,7 @@ import (
 
 	"github.com/ponto/ponto/services/web/internal/api"
 	"github.com/ponto/ponto/services/web/internal/assets"
+	"github.com/ponto/ponto/services/web/internal/session"
 )
 
 // parseViews parses each page with the shared layout: one template set per
@@ -40,6 +41,15 @@ func parseViews(a *assets.Assets) (map[string]*template.Template, error) {
 		},
 		"pedido": func(v view, rotulo, campo string) map[string]any {
 			return map[string]any{"V": v, "Rotulo": rotulo, "Campo": campo}
+		},
+		"tabela": func(rotulo, titulo string, colunas ...string) map[string]any {
+			return map[string]any{"Rotulo": rotulo, "Titulo": titulo, "Colunas": colunas}
+		},
+		"novo": func(titulo, acao string, s *session.Session) map[string]any {
+			return map[string]any{"Titulo": titulo, "Acao": acao, "CSRF": s.CSRF}
+		},
+		"arquivo": func(nome, texto string) map[string]any {
+			return map[string]any{"Nome": nome, "ID": strings.ToLower(nome), "Texto": texto}
 		},
 	}
 	views := map[string]*template.Template{}
