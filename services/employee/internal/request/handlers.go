@@ -82,3 +82,39 @@ func List[T any](list func(ctx context.Context, empresaID int64, p page.Page) ([
 		return c.JSON(page.NewResult(items, p, total))
 	}
 }
+
+// Create is the handler of POST /{things}: the body read into an I (Body:
+// one naming another company is refused), made a thing for the caller's
+// company by check, stored by create and answered as JSON.
+func Create[I any, PI interface {
+	*I
+	CompanyBody
+}, T any](check func(in I, empresaID int64) (T, error), create func(ctx context.Context, v T) (T, error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		var in I
+		caller, err := Body(c, PI(&in))
+		if err != nil {
+			return err
+		}
+		v, err := check(in, caller.EmpresaID)
+		if err != nil {
+			return err
+		}
+		if v, err = create(c.UserContext(), v); err != nil {
+			return err
+		}
+		return c.JSON(v)
+	}
+}
+
+// Collection mounts a company's collection on r, for the company role:
+// POST path (create), GET path?pagina=&tamanho= (a page of list) and GET
+// path/:param (get: 404 for another company's).
+func Collection[T, L any](r fiber.Router, path, param string, create fiber.Handler,
+	list func(ctx context.Context, empresaID int64, p page.Page) ([]L, int, error),
+	get func(ctx context.Context, empresaID, id int64) (T, error)) {
+	empresa := jwtauth.RequireRole(jwtauth.RoleEmpresa)
+	r.Post(path, empresa, create)
+	r.Get(path, empresa, List(list))
+	r.Get(path+"/:"+param, empresa, Get(param, get))
+}
