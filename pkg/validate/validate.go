@@ -35,6 +35,14 @@ func (e Errors) Required(s, field string) bool {
 	return ok
 }
 
+// RequiredEmail records "obrigatório" when s is blank, else "e-mail
+// inválido" unless s is an address Email accepts.
+func (e Errors) RequiredEmail(s, field string) {
+	if e.Required(s, field) {
+		e.Check(Email(s), field, "e-mail inválido")
+	}
+}
+
 // Length records a message unless s has between min and max characters.
 func (e Errors) Length(s, field string, min, max int) {
 	n := utf8.RuneCountInString(s)

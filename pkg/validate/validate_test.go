@@ -106,3 +106,14 @@ func TestTimeZone(t *testing.T) {
 		}
 	}
 }
+
+func TestRequiredEmail(t *testing.T) {
+	v := validate.Errors{}
+	v.RequiredEmail("", "vazio")
+	v.RequiredEmail("ana@", "ruim")
+	v.RequiredEmail("ana@ponto.com.br", "bom")
+	want := map[string]string{"vazio": "campo obrigatório", "ruim": "e-mail inválido"}
+	if len(v) != len(want) || v["vazio"] != want["vazio"] || v["ruim"] != want["ruim"] {
+		t.Errorf("errors = %v, want %v", v, want)
+	}
+}

@@ -52,9 +52,7 @@ func decodePasswordLogin(c *fiber.Ctx) (passwordLogin, error) {
 		return in, err
 	}
 	errs := validate.Errors{}
-	if errs.Required(in.Email, "email") {
-		errs.Check(validate.Email(in.Email), "email", "e-mail inválido")
-	}
+	errs.RequiredEmail(in.Email, "email")
 	if errs.Required(in.Password, "password") {
 		errs.Check(len(in.Password) <= password.MaxBytes, "password", "deve ter no máximo 72 bytes")
 	}

@@ -43,9 +43,7 @@ func (h *Handlers) requestCode(c *fiber.Ctx) error {
 		return err
 	}
 	errs := validate.Errors{}
-	if errs.Required(in.Email, "email") {
-		errs.Check(validate.Email(in.Email), "email", "e-mail inválido")
-	}
+	errs.RequiredEmail(in.Email, "email")
 	checkEmpresaID(errs, in.EmpresaID)
 	if err := errs.Err(); err != nil {
 		return err
@@ -123,9 +121,7 @@ func (h *Handlers) loginFuncionario(c *fiber.Ctx) error {
 		return err
 	}
 	errs := validate.Errors{}
-	if errs.Required(in.Email, "email") {
-		errs.Check(validate.Email(in.Email), "email", "e-mail inválido")
-	}
+	errs.RequiredEmail(in.Email, "email")
 	if errs.Required(in.CodeVerify, "codeVerify") {
 		errs.Check(validate.Digits(in.CodeVerify, codes.Digits, codes.Digits), "codeVerify", "deve ter 6 dígitos")
 	}

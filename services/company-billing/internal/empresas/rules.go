@@ -90,9 +90,7 @@ func checkCadastro(req cadastroRequest, idemKey string, catalog plans.Catalog, z
 	if errs.Required(req.CNPJ, "cnpj") {
 		errs.Check(brdocs.ValidCNPJ(req.CNPJ), "cnpj", "CNPJ inválido: use ##.###.###/####-## com dígitos verificadores corretos")
 	}
-	if errs.Required(req.Email, "email") {
-		errs.Check(validate.Email(req.Email), "email", "e-mail inválido")
-	}
+	errs.RequiredEmail(req.Email, "email")
 	plan, known := catalog.Lookup(req.NomeDoPlano)
 	if errs.Required(req.NomeDoPlano, "nomeDoPlano") {
 		errs.Check(known, "nomeDoPlano", "plano desconhecido; planos disponíveis: "+strings.Join(catalog.Names(), ", "))

@@ -80,9 +80,7 @@ func (in createInput) check(now time.Time) (newFuncionario, error) {
 	if v.Required(in.CPF, "cpf") {
 		v.Check(brdocs.ValidCPF(in.CPF), "cpf", "CPF inválido: use ###.###.###-## com dígitos verificadores corretos")
 	}
-	if v.Required(in.Email, "email") {
-		v.Check(validate.Email(in.Email), "email", "e-mail inválido")
-	}
+	v.RequiredEmail(in.Email, "email")
 	nascimento := checkNascimento(v, in.DataNascimento, now)
 	if v.Required(in.Password, "password") {
 		if err := password.CheckStrength(in.Password); err != nil {
