@@ -23,18 +23,6 @@ func (h *Handlers) Public(r fiber.Router) {
 
 // Internal mounts the service-to-service routes (docs/internal-api.md).
 func (h *Handlers) Internal(r fiber.Router) {
-	r.Get("/internal/funcionarios/:funcionarioId/escala", h.ofFuncionario)
-}
-
-// ofFuncionario is the internal GET /internal/funcionarios/{id}/escala.
-func (h *Handlers) ofFuncionario(c *fiber.Ctx) error {
-	id, err := request.ID(c, "funcionarioId")
-	if err != nil {
-		return err
-	}
-	e, err := h.store.OfFuncionario(c.UserContext(), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(e)
+	// GET /internal/funcionarios/{id}/escala: the employee's schedule.
+	r.Get("/internal/funcionarios/:funcionarioId/escala", request.ByID("funcionarioId", h.store.OfFuncionario))
 }

@@ -32,22 +32,20 @@ func (h *Handlers) Internal(r fiber.Router) {
 	r.Get("/internal/funcionarios", h.internalByIDs)
 	r.Get("/internal/funcionarios/por-email", h.internalByEmail)
 	r.Get("/internal/funcionarios/vinculos", h.internalEmployments)
-	r.Get("/internal/funcionarios/:funcionarioId", h.internalByID)
+	r.Get("/internal/funcionarios/:funcionarioId", request.ByID("funcionarioId", h.internalByID))
 	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
 	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
 	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", h.internalQuadro)
 }
 
-func (h *Handlers) internalByID(c *fiber.Ctx) error {
-	id, err := request.ID(c, "funcionarioId")
+// internalByID is GET /internal/funcionarios/{funcionarioId}: the employee
+// with his schedule, whichever his company.
+func (h *Handlers) internalByID(ctx context.Context, id int64) (internalapi.FuncionarioComEscala, error) {
+	f, err := h.store.ByID(ctx, id)
 	if err != nil {
-		return err
+		return internalapi.FuncionarioComEscala{}, err
 	}
-	f, err := h.store.ByID(c.UserContext(), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(RenderInternal(f))
+	return RenderInternal(f), nil
 }
 
 // internalByIDs is GET /internal/funcionarios?ids=1,2,3: those of the

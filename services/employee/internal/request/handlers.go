@@ -55,11 +55,20 @@ func Get[T any](param string, get func(ctx context.Context, empresaID, id int64)
 		if err != nil {
 			return err
 		}
+		return ByID(param, func(ctx context.Context, id int64) (T, error) { return get(ctx, caller.EmpresaID, id) })(c)
+	}
+}
+
+// ByID is the handler of an internal GET .../{param}: what get finds by
+// the path id, as JSON. Internal callers are ponto's services, so there is
+// no caller to check.
+func ByID[T any](param string, get func(ctx context.Context, id int64) (T, error)) fiber.Handler {
+	return func(c *fiber.Ctx) error {
 		id, err := ID(c, param)
 		if err != nil {
 			return err
 		}
-		v, err := get(c.UserContext(), caller.EmpresaID, id)
+		v, err := get(c.UserContext(), id)
 		if err != nil {
 			return err
 		}
