@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// PontoAEJ is one punch of a workday as the treatment program left it.
-type PontoAEJ struct {
+// MarcacaoTratada is one punch of a workday as the treatment program left it.
+type MarcacaoTratada struct {
 	Horario       time.Time
 	OffsetMinutes int
 	// Original is a REP punch; otherwise the company included it, for
@@ -29,10 +29,10 @@ type PontoAEJ struct {
 // entrada naming the schedule codHorario; the REP's originals with
 // source O and REP rep, the inclusions (and adjusted times) I with their
 // reason, the schedule's pre-assigned break P when the day has only an
-// entrada and a saída holding it (as Tratar counts it); and the punches
+// entrada and a saída holding it (as Treat counts it); and the punches
 // that do not count, D with their reason and the pair number their place
 // among the day's punches gave them.
-func MarcacoesDoDia(vinculo, rep int, data time.Time, ps []PontoAEJ, turno *Turno, codHorario string) []AEJMarcacao {
+func MarcacoesDoDia(vinculo, rep int, data time.Time, ps []MarcacaoTratada, turno *Turno, codHorario string) []AEJMarcacao {
 	var kept, out []AEJMarcacao
 	for i, p := range ps {
 		m := AEJMarcacao{Vinculo: vinculo, Horario: p.Horario, OffsetMinutes: p.OffsetMinutes, Fonte: FonteIncluida,
@@ -58,7 +58,7 @@ func MarcacoesDoDia(vinculo, rep int, data time.Time, ps []PontoAEJ, turno *Turn
 		zone := fixed(kept[0].OffsetMinutes)
 		midnight := time.Date(data.Year(), data.Month(), data.Day(), 0, 0, 0, 0, zone)
 		marks := []int{int(kept[0].Horario.Sub(midnight).Minutes()), int(kept[1].Horario.Sub(midnight).Minutes())}
-		if len(Tratar(marks, Tratamento{}, turno)) == 4 {
+		if len(Treat(marks, Tratamento{}, turno)) == 4 {
 			pre := func(m int) AEJMarcacao {
 				return AEJMarcacao{Vinculo: vinculo, Horario: midnight.Add(time.Duration(m) * time.Minute),
 					OffsetMinutes: kept[0].OffsetMinutes, Fonte: FontePreAssinalada}

@@ -22,7 +22,7 @@ func aejSample() AEJ {
 		REPs:     []AEJREP{{ID: 1, Tipo: REPTipoP, Numero: "12345"}},
 		Vinculos: []AEJVinculo{{ID: 1, CPF: "123.456.789-09", Nome: "José Ação"}},
 		Horarios: []AEJHorario{h, HorarioAEJ(nil)},
-		Marcacoes: MarcacoesDoDia(1, 1, d("2024-03-04"), []PontoAEJ{
+		Marcacoes: MarcacoesDoDia(1, 1, d("2024-03-04"), []MarcacaoTratada{
 			{Horario: at("2024-03-04 08:02"), OffsetMinutes: -180, Original: true},
 			{Horario: at("2024-03-04 12:00"), OffsetMinutes: -180, Original: true, Desconsiderada: true, MotivoDesc: "duplicada"},
 			{Horario: at("2024-03-04 12:01"), OffsetMinutes: -180, Original: true},
@@ -75,7 +75,7 @@ func TestMarcacoesDoDiaPreAssinaladoEAjuste(t *testing.T) {
 	at := func(h, m int) time.Time { return time.Date(2024, 3, 4, h, m, 0, 0, brt) }
 	ajustado := at(8, 0)
 	turno := &Turno{Entrada: 480, SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540, PreAssinalado: true}
-	got := MarcacoesDoDia(7, 1, time.Date(2024, 3, 4, 0, 0, 0, 0, time.UTC), []PontoAEJ{
+	got := MarcacoesDoDia(7, 1, time.Date(2024, 3, 4, 0, 0, 0, 0, time.UTC), []MarcacaoTratada{
 		{Horario: at(8, 40), OffsetMinutes: -180, Original: true, Ajustado: &ajustado, Motivo: "trânsito"},
 		{Horario: at(17, 0), OffsetMinutes: -180, Original: true},
 	}, turno, "X")

@@ -42,7 +42,7 @@ type Apuracao struct {
 
 // ComputeApuracao applies the rules to one day:
 //
-//   - the treatment first (Tratar): disregarded punches leave, included
+//   - the treatment first (Treat): disregarded punches leave, included
 //     punches join, a pre-assigned break is counted without punches; the
 //     rules below see only the treated punches;
 //   - abonos excuse scheduled minutes not worked: they fill the balance
@@ -59,7 +59,7 @@ type Apuracao struct {
 func ComputeApuracao(d Dia) Apuracao {
 	marcas := d.Marcas
 	if !d.Tratamento.Empty() || (d.Turno != nil && d.Turno.PreAssinalado) {
-		marcas = Tratar(d.Marcas, d.Tratamento, d.Turno)
+		marcas = Treat(d.Marcas, d.Tratamento, d.Turno)
 	}
 	trabalhados := Trabalhados(marcas)
 	a := Apuracao{Trabalhados: trabalhados, Incompleto: len(marcas)%2 == 1, Alertas: []string{}}

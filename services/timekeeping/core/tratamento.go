@@ -11,7 +11,7 @@ import (
 // punches the employee forgot (incluídas), punches that are wrong
 // (desconsideradas), breaks marked in advance (pré-assinaladas) and
 // excused absences (abonos). Tratamento is that information for one
-// workday; Tratar and ComputeApuracao apply it, and the originals are never
+// workday; Treat and ComputeApuracao apply it, and the originals are never
 // changed.
 type Tratamento struct {
 	// Incluidas and Desconsideradas are parallel to Dia.Marcas (nil for
@@ -37,14 +37,14 @@ func (t Tratamento) Empty() bool {
 
 func at(bs []bool, i int) bool { return i < len(bs) && bs[i] }
 
-// Tratar is the workday's treated punches: the originals that are not
+// Treat is the workday's treated punches: the originals that are not
 // disregarded, in their order (NSR), with the included punches that are
 // not disregarded merged in by time (an included punch goes before the
 // first kept punch later than it), then the break of a shift whose break
 // is pre-assigned (Turno.PreAssinalado) when the day has exactly one
 // period of work holding it (the employee punched only in and out). The
 // result is a new slice; marcas is left as it is.
-func Tratar(marcas []int, t Tratamento, turno *Turno) []int {
+func Treat(marcas []int, t Tratamento, turno *Turno) []int {
 	out := make([]int, 0, len(marcas)+2)
 	var incluidas []int
 	for i, m := range marcas {

@@ -41,7 +41,7 @@ func TestTratar(t *testing.T) {
 			lunchPre, []int{hm(8, 0), hm(12, 0), hm(13, 0), hm(17, 2)}},
 	} {
 		before := append([]int(nil), c.marcas...)
-		if got := Tratar(c.marcas, c.t, c.turno); !reflect.DeepEqual(got, c.want) {
+		if got := Treat(c.marcas, c.t, c.turno); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: Tratar = %v, want %v", c.name, got, c.want)
 		}
 		if !reflect.DeepEqual(before, c.marcas) {

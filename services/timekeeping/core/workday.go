@@ -13,7 +13,7 @@ type Turno struct {
 	Entrada, SaidaAlmoco, RetornoAlmoco, Saida int
 	// PreAssinalado marks the break as pre-assigned (Portaria 671 art.
 	// 83): the employee punches only in and out, and the workday counts
-	// the scheduled break without punches (Tratar).
+	// the scheduled break without punches (Treat).
 	PreAssinalado bool
 }
 

@@ -70,7 +70,7 @@ func (h *Handlers) Public(r fiber.Router) {
 // <name>.p7s (409 sem_certificado without a certificate).
 func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name string, file []byte, err error) {
 	ctx, emp, inicio, fim := c.UserContext(), x.Empresa, x.Inicio, x.Fim
-	ps, err := h.pontos.Pontos(ctx, x.EmpresaID, inicio, fim, maxPunches)
+	ps, err := h.pontos.Tratadas(ctx, x.EmpresaID, inicio, fim, maxPunches)
 	if errors.Is(err, tratamento.ErrTooMany) {
 		return "", nil, domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxPunches)+
 			" marcações: divida-o em arquivos menores")
@@ -99,7 +99,7 @@ func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name s
 
 // funcionarios are the employees the period's punches and absences name,
 // in id order, from the employee service (the bonds of the file).
-func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []tratamento.Ponto, fs []falta.Ausencia) (
+func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []tratamento.MarcacaoTratada, fs []falta.Ausencia) (
 	[]employee.Funcionario, error) {
 	var ids []int64
 	for _, p := range ps {
@@ -133,7 +133,7 @@ func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []tratamento.P
 // employee's weekly shifts, equal shifts sharing one record, and
 // core.SemJornada when a worked day has no shift; each workday's punches
 // as the treatment left them (core.MarcacoesDoDia).
-func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.Ponto, fs []falta.Ausencia) {
+func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.MarcacaoTratada, fs []falta.Ausencia) {
 	seen := map[string]bool{}
 	horario := func(t *core.Turno) string {
 		hc := core.HorarioAEJ(t)
@@ -164,9 +164,9 @@ func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.Ponto, 
 		for j < len(ps) && ps[j].FuncionarioID == ps[i].FuncionarioID && ps[j].Jornada.Equal(ps[i].Jornada) {
 			j++
 		}
-		day := make([]core.PontoAEJ, 0, j-i)
+		day := make([]core.MarcacaoTratada, 0, j-i)
 		for _, p := range ps[i:j] {
-			day = append(day, pontoAEJ(p))
+			day = append(day, marcacaoTratada(p))
 		}
 		turno := escalas[ps[i].FuncionarioID].Turno(ps[i].Jornada)
 		a.Marcacoes = append(a.Marcacoes, core.MarcacoesDoDia(vinculo[ps[i].FuncionarioID], repID, ps[i].Jornada,
@@ -179,9 +179,9 @@ func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.Ponto, 
 	}
 }
 
-// pontoAEJ is p as the core reads it: an original's reason only with its
+// marcacaoTratada is p as the core reads it: an original's reason only with its
 // approved adjustment.
-func pontoAEJ(p tratamento.Ponto) core.PontoAEJ {
+func marcacaoTratada(p tratamento.MarcacaoTratada) core.MarcacaoTratada {
 	motivo := ""
 	if p.Motivo != nil && (p.NSR == nil || p.Aprovado()) {
 		motivo = *p.Motivo
@@ -190,6 +190,6 @@ func pontoAEJ(p tratamento.Ponto) core.PontoAEJ {
 	if p.MotivoDesc != nil {
 		desc = *p.MotivoDesc
 	}
-	return core.PontoAEJ{Horario: p.Horario, OffsetMinutes: int(p.Fuso), Original: p.NSR != nil, Motivo: motivo,
+	return core.MarcacaoTratada{Horario: p.Horario, OffsetMinutes: int(p.Fuso), Original: p.NSR != nil, Motivo: motivo,
 		Desconsiderada: p.Desconsiderada, MotivoDesc: desc, Ajustado: p.Ajustado()}
 }

@@ -40,7 +40,7 @@ func (h *Handlers) Public(r fiber.Router) {
 	r.Put("/registropontos/banco-horas/politica", request.Empresa, request.Answer(h.putPolitica))
 	r.Get("/registropontos/funcionario/:funcionarioId/banco-horas",
 		jwtauth.RequireRole(jwtauth.RoleEmpresa, jwtauth.RoleFuncionario), request.AnswerOn("funcionarioId", h.saldo))
-	r.Post("/registropontos/funcionario/:funcionarioId/banco-horas/movimentos", request.Empresa, h.lancar)
+	r.Post("/registropontos/funcionario/:funcionarioId/banco-horas/movimentos", request.Empresa, h.post)
 }
 
 // getPolitica is GET /registropontos/banco-horas/politica: 200 the
@@ -199,11 +199,11 @@ func (in lancarInput) check(v validate.Errors) novo {
 	return n
 }
 
-// lancar is POST /registropontos/funcionario/{funcionarioId}/banco-horas
+// post is POST /registropontos/funcionario/{funcionarioId}/banco-horas
 // /movimentos: 201 the movement. 400 (body; a date in the future or
 // before the bank's start), 404 (not the company's employee), 409 (the
 // bank off: banco_horas_inativo; a closed period: periodo_fechado).
-func (h *Handlers) lancar(c *fiber.Ctx) error {
+func (h *Handlers) post(c *fiber.Ctx) error {
 	var in lancarInput
 	e, err := request.ReadEntry(c, h.workdays, &in, func(v validate.Errors) novo { return in.check(v) })
 	if err != nil {
@@ -222,7 +222,7 @@ func (h *Handlers) lancar(c *fiber.Ctx) error {
 			*pol.Inicio+") e hoje")
 	}
 	n.empresaID, n.funcionarioID, n.autor = e.Caller.EmpresaID, e.ID, e.Caller.EmpresaID
-	out, err := h.store.lancar(ctx, n, h.clock.Now())
+	out, err := h.store.post(ctx, n, h.clock.Now())
 	if err != nil {
 		return err
 	}

@@ -109,9 +109,9 @@ type novo struct {
 	minutos                         int
 }
 
-// lancar records n under the company's treatment lock: 409 while the
+// post records n under the company's treatment lock: 409 while the
 // bank is off or when its date is in a closed period.
-func (s *Store) lancar(ctx context.Context, n novo, now time.Time) (Lancamento, error) {
+func (s *Store) post(ctx context.Context, n novo, now time.Time) (Lancamento, error) {
 	out := Lancamento{FuncionarioID: n.funcionarioID, Data: n.data.Format(time.DateOnly), Tipo: n.tipo,
 		Minutos: n.minutos, Motivo: n.motivo, RegistradoEm: clock.FormatISO(now)}
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {

@@ -159,11 +159,11 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if err != nil {
 		return Espelho{}, err
 	}
-	punches, err := h.pontos.PontosFuncionario(ctx, empresaID, id, inicio, ate)
+	punches, err := h.pontos.TratadasFuncionario(ctx, empresaID, id, inicio, ate)
 	if err != nil {
 		return Espelho{}, err
 	}
-	byDay := map[string][]tratamento.Ponto{}
+	byDay := map[string][]tratamento.MarcacaoTratada{}
 	for _, x := range punches {
 		k := x.Jornada.Format(time.DateOnly)
 		byDay[k] = append(byDay[k], x)
@@ -193,7 +193,7 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	out.Totais.DSRPerdidos += relatorio.Perdidos(dsr)
 	for _, d := range days {
 		data, _ := time.Parse(time.DateOnly, d.Data)
-		orig, trat, desc := tratar(byDay[d.Data], zone, data, semana.Turno(data))
+		orig, trat, desc := treat(byDay[d.Data], zone, data, semana.Turno(data))
 		out.Dias = append(out.Dias, Dia{Dia: d, DiaSemana: diasSemana[weekday(d.Data)], MarcacoesOriginais: orig,
 			MarcacoesTratadas: trat, Desconsideradas: desc, Abonos: abonosDoDia(abonosByDay[d.Data])})
 	}

@@ -167,16 +167,16 @@ func clockTime(m int) string {
 	return s
 }
 
-// tratar splits a day's punches (of workday data) into what the REP
+// treat splits a day's punches (of workday data) into what the REP
 // recorded, what the figures use and what does not count, with the
 // reasons: an approved adjustment replaces the original (disregarded, the
 // adjusted time included), a disregarded punch leaves, an inclusion joins,
 // and when the schedule's break is pre-assigned and the day has only an
 // entrada and a saída holding it, the break joins as pré-assinalada (as
-// core.Tratar counts it). The treated punches are in time order, each
+// core.Treat counts it). The treated punches are in time order, each
 // with its tipo by its place. Pending and rejected requests leave the
 // original standing.
-func tratar(ps []tratamento.Ponto, zone *time.Location, data time.Time, turno *core.Turno) ([]Original, []Tratada, []Desconsiderada) {
+func treat(ps []tratamento.MarcacaoTratada, zone *time.Location, data time.Time, turno *core.Turno) ([]Original, []Tratada, []Desconsiderada) {
 	orig, trat, desc := []Original{}, []Tratada{}, []Desconsiderada{}
 	var at []time.Time // the effective time of each of trat
 	for _, p := range ps {
@@ -211,7 +211,7 @@ func tratar(ps []tratamento.Ponto, zone *time.Location, data time.Time, turno *c
 	if s, r, ok := turno.Intervalo(); ok && turno.PreAssinalado && len(sorted) == 2 {
 		midnight := time.Date(data.Year(), data.Month(), data.Day(), 0, 0, 0, 0, zone)
 		marks := []int{int(at[idx[0]].Sub(midnight).Minutes()), int(at[idx[1]].Sub(midnight).Minutes())}
-		if len(core.Tratar(marks, core.Tratamento{}, turno)) == 4 {
+		if len(core.Treat(marks, core.Tratamento{}, turno)) == 4 {
 			sorted = []Tratada{sorted[0], {Horario: clockTime(s), Origem: OrigemPreAssinalada},
 				{Horario: clockTime(r), Origem: OrigemPreAssinalada}, sorted[1]}
 		}

@@ -41,8 +41,8 @@ const (
 	batchTimeout = 10 * time.Second
 )
 
-// Punch is a clock-in to record.
-type Punch struct {
+// Marcacao is a clock-in to record.
+type Marcacao struct {
 	EmpresaID     int64
 	FuncionarioID int64
 	CPF           string
@@ -77,7 +77,7 @@ type Geofence struct {
 // The punch joins its company's lane and is written with the batch that
 // lane writes next (record). Waiting ends with ctx: a punch whose request
 // gave up before its batch took the chain heads is not written.
-func (s *Store) ClockIn(ctx context.Context, p Punch) (Row, []Row, bool, error) {
+func (s *Store) ClockIn(ctx context.Context, p Marcacao) (Row, []Row, bool, error) {
 	c := &call{ctx: ctx, p: p, done: make(chan outcome, 1), queued: time.Now()}
 	s.lanes[uint64(p.EmpresaID)%lanes].submit(s, c)
 	var o outcome
@@ -108,7 +108,7 @@ func (s *Store) ClockIn(ctx context.Context, p Punch) (Row, []Row, bool, error) 
 // call is a punch waiting in a lane.
 type call struct {
 	ctx  context.Context
-	p    Punch
+	p    Marcacao
 	done chan outcome // buffered: the lane never waits for the caller
 	// jornada is the punch's workday when the batch read the chain heads.
 	jornada time.Time

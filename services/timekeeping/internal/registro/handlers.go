@@ -103,7 +103,7 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, earlier, replayed, err := h.store.ClockIn(ctx, Punch{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
+	r, earlier, replayed, err := h.store.ClockIn(ctx, Marcacao{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
 		CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g, Coletor: coletor,
 		Zone: zone, Escala: f.Schedule()})
 	if err != nil {

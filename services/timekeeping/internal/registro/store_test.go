@@ -32,8 +32,8 @@ func newStore(t *testing.T, times ...time.Time) *Store {
 // testZone is the zone of the punches newStore's tests make.
 var testZone *time.Location
 
-func punch(empresaID, funcionarioID int64) Punch {
-	return Punch{EmpresaID: empresaID, FuncionarioID: funcionarioID, CPF: "123.456.789-09", Nome: "Ana",
+func punch(empresaID, funcionarioID int64) Marcacao {
+	return Marcacao{EmpresaID: empresaID, FuncionarioID: funcionarioID, CPF: "123.456.789-09", Nome: "Ana",
 		Localizacao: "-23.5, -46.6", Coletor: core.ColetorMobile, Zone: testZone}
 }
 
@@ -100,11 +100,11 @@ func TestClockInWaitingForTheCompanyEndsWithTheRequest(t *testing.T) {
 }
 
 // newCall is a punch queued as ClockIn queues it.
-func newCall(ctx context.Context, p Punch) *call {
+func newCall(ctx context.Context, p Marcacao) *call {
 	return &call{ctx: ctx, p: p, done: make(chan outcome, 1)}
 }
 
-func withKey(p Punch, key string) Punch { p.IdempotencyKey = &key; return p }
+func withKey(p Marcacao, key string) Marcacao { p.IdempotencyKey = &key; return p }
 
 // One batch numbers and chains its punches in arrival order, over
 // companies and employees, gives each employee's type-5 record its NSR

@@ -456,7 +456,7 @@ func (f *Fatos) rows(i int, detail bool) []Dia {
 		if len(run) == 0 {
 			continue
 		}
-		f.marcar(dia, run, day, detail)
+		f.mark(dia, run, day, detail)
 		if prev.dia == day-1 && prev.ok && counted {
 			dia.DescansoMinutos = f.ar.descanso(int((primeira - prev.ultima) / microsPorMinuto))
 		}
@@ -497,12 +497,12 @@ func span(run []marca) (primeira, ultima int64, ok bool) {
 	return primeira, ultima, ok
 }
 
-// marcar fills day d (Unix day) of dia with its punches run: the marks in
+// mark fills day d (Unix day) of dia with its punches run: the marks in
 // minutes after the workday's local midnight (at each punch's own UTC
 // offset, so a zone changed later never moves them), the treatment, the
 // pending adjustments and the punches outside the work places; with
 // detail, the punches as the answer lists them.
-func (f *Fatos) marcar(dia *Dia, run []marca, day int32, detail bool) {
+func (f *Fatos) mark(dia *Dia, run []marca, day int32, detail bool) {
 	n := len(run)
 	dia.marcas = take(&f.ar.ints, n)
 	var incluidas, desconsideradas bool

@@ -11,11 +11,11 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
-// Ponto is a punch of a period as the treatment left it: an original
+// MarcacaoTratada is a punch of a period as the treatment left it: an original
 // (NSR set, with its adjustment if any) or an inclusion (NSR nil, Motivo
 // its reason), either maybe disregarded now (the latest
 // desconsideracoes row, with its reason).
-type Ponto struct {
+type MarcacaoTratada struct {
 	ID             int64
 	FuncionarioID  int64
 	Jornada        time.Time
@@ -31,21 +31,21 @@ type Ponto struct {
 }
 
 // Aprovado says whether the punch has an approved adjustment.
-func (p Ponto) Aprovado() bool { return p.Ajuste != nil && *p.Ajuste == core.StatusAprovado }
+func (p MarcacaoTratada) Aprovado() bool { return p.Ajuste != nil && *p.Ajuste == core.StatusAprovado }
 
 // Ajustado is the time an approved adjustment set, nil without one.
-func (p Ponto) Ajustado() *time.Time {
+func (p MarcacaoTratada) Ajustado() *time.Time {
 	if p.Aprovado() {
 		return p.DataSolicitar
 	}
 	return nil
 }
 
-// pontosSQL selects company $1's punches of the workdays [$2, $3], by
+// tratadasSQL selects company $1's punches of the workdays [$2, $3], by
 // employee and workday, the originals in NSR order and then the
 // inclusions by time; $4 limits them (null: all). filter narrows both
 // halves: it is given the half's table alias.
-func pontosSQL(filter func(alias string) string) string {
+func tratadasSQL(filter func(alias string) string) string {
 	return `SELECT m.*, coalesce(d.desconsiderada, false), d.motivo
 	FROM (
 		SELECT p.id, p.funcionario_id, p.jornada, p.nsr, p.tipo, p.horario_registro AS horario, p.fuso_minutos,
@@ -63,33 +63,33 @@ func pontosSQL(filter func(alias string) string) string {
 }
 
 var (
-	pontosEmpresa     = pontosSQL(func(string) string { return "" })
-	pontosFuncionario = pontosSQL(func(alias string) string { return " AND " + alias + ".funcionario_id = $5" })
+	pontosEmpresa     = tratadasSQL(func(string) string { return "" })
+	pontosFuncionario = tratadasSQL(func(alias string) string { return " AND " + alias + ".funcionario_id = $5" })
 )
 
 // ErrTooMany means the period holds more punches than asked for.
 var ErrTooMany = errors.New("tratamento: too many punches")
 
-// Pontos returns company empresaID's punches of the workdays [inicio,
+// Tratadas returns company empresaID's punches of the workdays [inicio,
 // fim], by employee and workday: the originals in NSR order, then the
 // inclusions by time. max > 0 bounds them (ErrTooMany beyond).
-func (s *Store) Pontos(ctx context.Context, empresaID int64, inicio, fim time.Time, max int) ([]Ponto, error) {
-	return s.pontos(ctx, pontosEmpresa, max, empresaID, inicio, fim)
+func (s *Store) Tratadas(ctx context.Context, empresaID int64, inicio, fim time.Time, max int) ([]MarcacaoTratada, error) {
+	return s.tratadas(ctx, pontosEmpresa, max, empresaID, inicio, fim)
 }
 
-// PontosFuncionario is Pontos of employee funcionarioID alone, unbounded.
-func (s *Store) PontosFuncionario(ctx context.Context, empresaID, funcionarioID int64, inicio, fim time.Time) ([]Ponto, error) {
-	return s.pontos(ctx, pontosFuncionario, 0, empresaID, inicio, fim, funcionarioID)
+// TratadasFuncionario is Tratadas of employee funcionarioID alone, unbounded.
+func (s *Store) TratadasFuncionario(ctx context.Context, empresaID, funcionarioID int64, inicio, fim time.Time) ([]MarcacaoTratada, error) {
+	return s.tratadas(ctx, pontosFuncionario, 0, empresaID, inicio, fim, funcionarioID)
 }
 
-func (s *Store) pontos(ctx context.Context, sql string, max int, empresaID int64, inicio, fim time.Time,
-	more ...any) ([]Ponto, error) {
+func (s *Store) tratadas(ctx context.Context, sql string, max int, empresaID int64, inicio, fim time.Time,
+	more ...any) ([]MarcacaoTratada, error) {
 	var limit *int
 	if max > 0 {
 		limit = new(max + 1)
 	}
 	rows, _ := s.db.Query(ctx, sql, append([]any{empresaID, inicio, fim, limit}, more...)...)
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Ponto])
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[MarcacaoTratada])
 	if err != nil {
 		return nil, fmt.Errorf("tratamento: punches: %w", err)
 	}

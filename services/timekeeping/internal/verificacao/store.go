@@ -35,9 +35,9 @@ func NewStore(db *pgxpool.Pool) *Store {
 	return &Store{db: db, verified: map[int64]checkpoint{}}
 }
 
-// Punch is what the public check shows of a punch: nothing that names
+// Marcacao is what the public check shows of a punch: nothing that names
 // the employee.
-type Punch struct {
+type Marcacao struct {
 	EmpresaID     int64
 	NSR           int64
 	Horario       time.Time
@@ -46,15 +46,15 @@ type Punch struct {
 
 // Find returns the punch whose hash is hash (registro.ErrNotFound if
 // none).
-func (s *Store) Find(ctx context.Context, hash string) (Punch, error) {
-	var p Punch
+func (s *Store) Find(ctx context.Context, hash string) (Marcacao, error) {
+	var p Marcacao
 	err := s.db.QueryRow(ctx, `SELECT empresa_id, nsr, horario_registro, fuso_minutos FROM registros_ponto
 		WHERE hash = $1 ORDER BY nsr LIMIT 1`, hash).Scan(&p.EmpresaID, &p.NSR, &p.Horario, &p.OffsetMinutes)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Punch{}, registro.ErrNotFound
+		return Marcacao{}, registro.ErrNotFound
 	}
 	if err != nil {
-		return Punch{}, fmt.Errorf("verificacao: find: %w", err)
+		return Marcacao{}, fmt.Errorf("verificacao: find: %w", err)
 	}
 	return p, nil
 }
