@@ -10,6 +10,7 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
@@ -17,9 +18,9 @@ import (
 // listStatus maps the status query of the adjustments list to the stored
 // status.
 var listStatus = map[string]string{
-	"pendente":  registro.StatusSolicitado,
-	"aprovado":  registro.StatusAprovado,
-	"reprovado": registro.StatusReprovado,
+	"pendente":  core.StatusSolicitado,
+	"aprovado":  core.StatusAprovado,
+	"reprovado": core.StatusReprovado,
 }
 
 // Workdays place an instant in an employee's workday (his zone and

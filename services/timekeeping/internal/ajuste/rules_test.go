@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/registro"
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 func TestTransitions(t *testing.T) {
@@ -14,9 +14,9 @@ func TestTransitions(t *testing.T) {
 		request, decide bool
 	}{
 		{nil, true, false},
-		{s(registro.StatusSolicitado), false, true},
-		{s(registro.StatusAprovado), false, false},
-		{s(registro.StatusReprovado), true, false},
+		{s(core.StatusSolicitado), false, true},
+		{s(core.StatusAprovado), false, false},
+		{s(core.StatusReprovado), true, false},
 	} {
 		if got := canRequest(c.status) == nil; got != c.request {
 			t.Errorf("canRequest(%v) = %v", c.status, got)

@@ -13,6 +13,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
@@ -62,14 +63,14 @@ func (s *Store) Request(ctx context.Context, empresaID, funcionarioID, registroI
 		if status == nil {
 			_, err = tx.Exec(ctx, `INSERT INTO ajustes (registro_id, empresa_id, funcionario_id, status,
 					data_solicitar, motivo, solicitado_em) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				registroID, empresaID, funcionarioID, registro.StatusSolicitado, req.DataSolicitar, req.Motivo, now)
+				registroID, empresaID, funcionarioID, core.StatusSolicitado, req.DataSolicitar, req.Motivo, now)
 			if isPrimaryKeyViolation(err) {
 				return errJaSolicitado // a twin request got there first
 			}
 		} else {
 			_, err = tx.Exec(ctx, `UPDATE ajustes SET status = $2, data_solicitar = $3, motivo = $4,
 					solicitado_em = $5, decidido_em = NULL WHERE registro_id = $1`,
-				registroID, registro.StatusSolicitado, req.DataSolicitar, req.Motivo, now)
+				registroID, core.StatusSolicitado, req.DataSolicitar, req.Motivo, now)
 		}
 		if err != nil {
 			return fmt.Errorf("ajuste: request: %w", err)
@@ -83,9 +84,9 @@ func (s *Store) Request(ctx context.Context, empresaID, funcionarioID, registroI
 // refused (409 periodo_fechado) when its workday is in a closed period;
 // it takes the company's chain lock first, as every treatment does.
 func (s *Store) Decide(ctx context.Context, empresaID, registroID int64, aprovar bool, now time.Time) error {
-	status := registro.StatusReprovado
+	status := core.StatusReprovado
 	if aprovar {
-		status = registro.StatusAprovado
+		status = core.StatusAprovado
 	}
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if aprovar {

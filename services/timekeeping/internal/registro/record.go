@@ -11,26 +11,6 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
-// Status values of a time record. The first and third are the contract's;
-// the others complete its state machine (see README.md).
-const (
-	StatusAutomatico = core.StatusAutomatico
-	StatusSolicitado = core.StatusSolicitado
-	StatusAprovado   = core.StatusAprovado
-	StatusReprovado  = core.StatusReprovado
-	StatusFalta      = core.StatusFalta
-)
-
-// Tipo values: the four punches of a workday, then again entrada for a
-// split shift; falta is an absence marked by the company.
-const (
-	TipoEntrada = core.TipoEntrada
-	TipoAlmoco  = core.TipoAlmoco
-	TipoRetorno = core.TipoRetorno
-	TipoSaida   = core.TipoSaida
-	TipoFalta   = core.TipoFalta
-)
-
 // Row is a time record as stored: a punch with its adjustment, if any, or
 // an absence (Tipo falta; no location, NSR or hash).
 type Row struct {
@@ -81,15 +61,15 @@ func Render(r Row) Record {
 		ID:              r.ID,
 		HorarioRegistro: clock.FormatISO(r.HorarioRegistro),
 		Localizacao:     r.Localizacao,
-		Status:          StatusAutomatico,
+		Status:          core.StatusAutomatico,
 		Tipo:            r.Tipo,
 		Data:            r.Jornada.Format(clock.DateFormat),
 		FuncionarioID:   r.FuncionarioID,
 		NSR:             r.NSR,
 		Hash:            r.Hash,
 	}
-	if r.Tipo == TipoFalta {
-		out.Status = StatusFalta
+	if r.Tipo == core.TipoFalta {
+		out.Status = core.StatusFalta
 		return out
 	}
 	if r.AjusteStatus == nil {
@@ -102,9 +82,9 @@ func Render(r Row) Record {
 	}
 	out.MotivoAjuste = r.Motivo
 	switch out.Status {
-	case StatusAprovado:
+	case core.StatusAprovado:
 		out.HouveReajuste = new(true)
-	case StatusReprovado:
+	case core.StatusReprovado:
 		out.HouveReajuste = new(false)
 	}
 	return out

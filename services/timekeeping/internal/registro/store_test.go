@@ -47,14 +47,14 @@ func TestClockInAcrossMidnightCountsTheNewWorkday(t *testing.T) {
 		sp(4, 23, 59, 59), sp(5, 0, 0, 1)) // batch sent on the 4th, stamped on the 5th
 	ctx := t.Context()
 	first, _, _, err := s.ClockIn(ctx, punch(1, 10))
-	if err != nil || first.Tipo != TipoEntrada {
+	if err != nil || first.Tipo != core.TipoEntrada {
 		t.Fatalf("first punch: %+v, %v", first, err)
 	}
 	r, earlier, replayed, err := s.ClockIn(ctx, punch(1, 10))
 	if err != nil || replayed {
 		t.Fatal(err, replayed)
 	}
-	if got := r.Jornada.Format(time.DateOnly); got != "2024-03-05" || r.Tipo != TipoEntrada || len(earlier) != 0 {
+	if got := r.Jornada.Format(time.DateOnly); got != "2024-03-05" || r.Tipo != core.TipoEntrada || len(earlier) != 0 {
 		t.Fatalf("after midnight: workday %s, tipo %q, %d earlier punches; want 2024-03-05, entrada, none",
 			got, r.Tipo, len(earlier))
 	}
@@ -94,7 +94,7 @@ func TestClockInWaitingForTheCompanyEndsWithTheRequest(t *testing.T) {
 	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM registros_ponto WHERE empresa_id = 1`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("company 1 has %d punches (%v), want 1", n, err)
 	}
-	if r.Tipo != TipoEntrada || *r.NSR != 2 {
+	if r.Tipo != core.TipoEntrada || *r.NSR != 2 {
 		t.Fatalf("the punch is %s with NSR %d, want the day's entrada after the type-5 record", r.Tipo, *r.NSR)
 	}
 }
@@ -134,8 +134,8 @@ func TestBatchNumbersChainsAndTypesInArrivalOrder(t *testing.T) {
 		replayed bool
 		earlier  int
 	}
-	for i, w := range []want{{2, TipoEntrada, false, 0}, {2, TipoEntrada, false, 0}, {2, TipoEntrada, true, 0},
-		{4, TipoEntrada, false, 0}, {5, TipoAlmoco, false, 1}} {
+	for i, w := range []want{{2, core.TipoEntrada, false, 0}, {2, core.TipoEntrada, false, 0}, {2, core.TipoEntrada, true, 0},
+		{4, core.TipoEntrada, false, 0}, {5, core.TipoAlmoco, false, 1}} {
 		o := outs[i]
 		if *o.r.NSR != w.nsr || o.r.Tipo != w.tipo || o.replayed != w.replayed || len(o.earlier) != w.earlier || o.r.ID == 0 {
 			t.Errorf("call %d: id %d, NSR %d, %s, replayed %v, %d earlier; want NSR %d, %s, replayed %v, %d earlier",
