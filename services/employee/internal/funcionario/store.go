@@ -183,28 +183,21 @@ func (s *Store) List(ctx context.Context, empresaID int64, fl Filtro, p page.Pag
 // employees are on) and one round trip. Departamento is left for the
 // caller.
 func (s *Store) Quadro(ctx context.Context, empresaID, departamentoID int64) (internalapi.Quadro, error) {
-	q := internalapi.Quadro{Funcionarios: []internalapi.Membro{}, Escalas: []escala.Escala{}}
+	var q internalapi.Quadro
 	err := pgx.BeginTxFunc(ctx, s.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
 		func(tx pgx.Tx) error {
 			b := &pgx.Batch{}
 			b.Queue(`SELECT id, nome, cargo, cpf, ativo, segmento, escala_trabalho_id,
 				to_char(data_admissao, 'YYYY-MM-DD'), fuso_horario
 				FROM funcionarios WHERE empresa_id = $1 AND departamento_id = $2 ORDER BY nome, id`,
-				empresaID, departamentoID).Query(func(rows pgx.Rows) error {
-				var m internalapi.Membro
-				_, err := pgx.ForEachRow(rows, []any{&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento,
-					&m.EscalaTrabalhoID, &m.DataAdmissao, &m.FusoHorario}, func() error {
-					q.Funcionarios = append(q.Funcionarios, m)
-					m = internalapi.Membro{}
-					return nil
-				})
+				empresaID, departamentoID).Query(func(rows pgx.Rows) (err error) {
+				q.Funcionarios, err = pgx.CollectRows(rows, scanMembro)
 				return err
 			})
 			b.Queue(escala.Select+`WHERE e.empresa_id = $1 AND e.id IN
 				(SELECT escala_trabalho_id FROM funcionarios WHERE empresa_id = $1 AND departamento_id = $2)
-				ORDER BY e.id`, empresaID, departamentoID).Query(func(rows pgx.Rows) error {
-				es, err := pgx.CollectRows(rows, escala.Scan)
-				q.Escalas = append(q.Escalas, es...)
+				ORDER BY e.id`, empresaID, departamentoID).Query(func(rows pgx.Rows) (err error) {
+				q.Escalas, err = pgx.CollectRows(rows, escala.Scan)
 				return err
 			})
 			return tx.SendBatch(ctx, b).Close()
@@ -213,6 +206,13 @@ func (s *Store) Quadro(ctx context.Context, empresaID, departamentoID int64) (in
 		return internalapi.Quadro{}, fmt.Errorf("funcionario: quadro: %w", err)
 	}
 	return q, nil
+}
+
+func scanMembro(row pgx.CollectableRow) (internalapi.Membro, error) {
+	var m internalapi.Membro
+	err := row.Scan(&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento, &m.EscalaTrabalhoID,
+		&m.DataAdmissao, &m.FusoHorario)
+	return m, err
 }
 
 // Update applies u to employee id of company empresaID in one
