@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/outbox"
 )
 
@@ -120,7 +121,7 @@ func (r *Receiver) Send(_ context.Context, e outbox.Event) error {
 	}
 	// Numbers as encoding/json decodes them from the wire.
 	ev["id"], ev["origem"], ev["empresaId"], ev["sequencia"] = e.ID, e.Origem, float64(e.EmpresaID), float64(e.Sequencia)
-	ev["ocorridoEm"], ev["tipo"] = e.OcorridoEm.UTC().Format("2006-01-02T15:04:05.000Z"), e.Tipo
+	ev["ocorridoEm"], ev["tipo"] = clock.FormatISO(e.OcorridoEm), e.Tipo
 	status, answer := r.apply(ev)
 	if status == http.StatusOK {
 		return nil

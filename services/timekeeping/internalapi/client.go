@@ -8,13 +8,11 @@ import (
 	"net/http"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/svcclient"
 )
-
-// isoMillis is how OcorridoEm is written.
-const isoMillis = "2006-01-02T15:04:05.000Z"
 
 // Client calls timekeeping's internal API. Failures are *apierr.Error
 // values from svcclient (a 503 when timekeeping is unreachable), or a
@@ -52,7 +50,7 @@ func (c *Client) PostEvento(ctx context.Context, e Evento) (aplicado bool, err e
 // *outbox.OutOfOrder.
 func (c *Client) Send(ctx context.Context, e outbox.Event) error {
 	ev := Evento{ID: e.ID, Origem: e.Origem, EmpresaID: e.EmpresaID, Sequencia: e.Sequencia,
-		OcorridoEm: e.OcorridoEm.UTC().Format(isoMillis), Tipo: e.Tipo}
+		OcorridoEm: clock.FormatISO(e.OcorridoEm), Tipo: e.Tipo}
 	if err := json.Unmarshal(e.Dados, &ev.Payload); err != nil {
 		return fmt.Errorf("timekeeping: stored dados of %s: %w", e.ID, err)
 	}

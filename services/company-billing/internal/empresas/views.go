@@ -1,13 +1,14 @@
 package empresas
 
-import "github.com/ponto/ponto/services/company-billing/internalapi"
+import (
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/services/company-billing/internalapi"
+)
 
 // Date formats of the answers.
 const (
 	// dateBR is how dataAbertura is written, in and out.
 	dateBR = "02/01/2006"
-	// isoMillis is the contract's ISO 8601 UTC timestamp with milliseconds.
-	isoMillis = "2006-01-02T15:04:05.000Z"
 )
 
 // savedEmpresa is the contract's savedEmpresa, field by field: the only
@@ -96,6 +97,6 @@ func newAdminView(e Empresa) adminView {
 		BillingCustomerID: e.BillingCustomerID,
 		SubscriptionID:    e.SubscriptionID,
 		PrecoID:           e.PrecoID,
-		CriadaEm:          e.CriadaEm.UTC().Format(isoMillis),
+		CriadaEm:          clock.FormatISO(e.CriadaEm),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/employee/internal/escala"
 	"github.com/ponto/ponto/services/employee/internalapi"
 )
@@ -15,7 +16,6 @@ import (
 const (
 	roleFuncionario   = "funcionario"
 	sentimentoNeutro  = "Neutro"
-	isoMillisUTC      = "2006-01-02T15:04:05.000Z"
 	registrosPontoNil = "[]"
 )
 
@@ -91,7 +91,7 @@ func Render(f Funcionario, a Audience) Record {
 		Role:             roleFuncionario,
 		CPF:              f.CPF,
 		CodeVerify:       f.CodeVerify,
-		DataNascimento:   f.DataNascimento.UTC().Format(isoMillisUTC),
+		DataNascimento:   clock.FormatISO(f.DataNascimento),
 		HorarioTrabalho:  f.HorarioTrabalho,
 		Ativo:            f.Ativo,
 		CLT:              f.CLT,
@@ -113,7 +113,7 @@ func Render(f Funcionario, a Audience) Record {
 		Segmento:         f.Segmento,
 	}
 	if f.DataAdmissao != nil {
-		s := f.DataAdmissao.UTC().Format(isoMillisUTC)
+		s := clock.FormatISO(*f.DataAdmissao)
 		r.DataAdmissao = &s
 	}
 	if a == Public {

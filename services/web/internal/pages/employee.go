@@ -302,7 +302,7 @@ func (p *Pages) askAdjustment(c *fiber.Ctx) error {
 			Err: &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "dados inválidos",
 				Fields: map[string]string{"dataSolicitar": "informe a data e a hora corretas (HH:MM)"}}})
 	}
-	body := map[string]any{"dataSolicitar": at.UTC().Format("2006-01-02T15:04:05.000Z"),
+	body := map[string]any{"dataSolicitar": clock.FormatISO(at),
 		"funcionarioId": sess(c).FuncionarioID, "motivo": form["motivo"]}
 	err = p.call(c, api.Call{Method: http.MethodPut, Path: "/registropontos/solicitar/" + c.Params("id"), Body: body}, nil)
 	if e, ok := api.AsError(err); ok && e.Status < 500 {
