@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -26,7 +28,7 @@ func TestChainAudit(t *testing.T) {
 	}
 	e.punch(o, local(2026, 3, 9, 8, 0))
 	logs := &logtest.Buffer{}
-	a := chainaudit.New(e.db, slog.New(slog.NewJSONHandler(logs, nil)), clock.New(time.Now))
+	a := chainaudit.New(e.db, slog.New(slog.NewJSONHandler(logs, nil)), clock.New(time.Now), chainaudit.Limits{})
 
 	r := e.pub("GET", "/registropontos/cadeia", c.token, nil)
 	want(t, r, 200)
@@ -79,4 +81,57 @@ func TestChainAudit(t *testing.T) {
 		t.Fatalf("the other company: %v", other)
 	}
 	wantErr(t, e.pub("GET", "/registropontos/cadeia", w.token, nil), 403, "acesso_negado")
+}
+
+// A run goes in slices, each saving how far it got: a gap at a slice's
+// end is a break like any other, and a run cut short between slices
+// (here by its rate, whose wait would outlast the context) keeps the
+// slices it verified.
+func TestChainAuditSlices(t *testing.T) {
+	t.Parallel()
+	e, c, w := newShop(t, nil)
+	for i := range 5 {
+		e.punch(w, local(2026, 3, 9, 8+i, 0))
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	clk := clock.New(time.Now)
+	audited := func() map[string]any { return e.pub("GET", "/registropontos/cadeia", c.token, nil).obj(t) }
+
+	// One record every 1,000 seconds, two per slice: the first slice
+	// (the type-5 inclusion and the first punch) is paid by the burst,
+	// the second (NSR 3–4) is verified, and the wait it then owes is
+	// longer than the context allows.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	if _, err := chainaudit.New(e.db, quiet, clk, chainaudit.Limits{Slice: 2, Rate: 0.001}).Once(ctx); err == nil {
+		t.Fatal("a run whose pace outlasts its context ended without an error")
+	}
+	if got := audited(); got["ultimoNsrVerificado"] != float64(4) || got["integra"] != true {
+		t.Fatalf("after two slices: %v", got)
+	}
+
+	// Unpaced, the rest (NSR 5–6) in one more slice.
+	a := chainaudit.New(e.db, quiet, clk, chainaudit.Limits{Slice: 2})
+	if res, err := a.Once(t.Context()); err != nil || res.Records != 2 || res.Broken != 0 {
+		t.Fatalf("the rest %+v, %v", res, err)
+	}
+	if got := audited(); got["ultimoNsrVerificado"] != float64(6) || got["integra"] != true {
+		t.Fatalf("after every slice: %v", got)
+	}
+
+	// NSR 8 removed: the slice 7–8 (the head is 9) ends short of it.
+	e.punch(w, local(2026, 3, 9, 14, 0))
+	e.punch(w, local(2026, 3, 9, 15, 0))
+	e.punch(w, local(2026, 3, 9, 16, 0))
+	if _, err := dbtest.AsOwner(t, e.dbURL).Exec(t.Context(), `ALTER TABLE registros_ponto DISABLE TRIGGER USER;
+		DELETE FROM registros_ponto WHERE empresa_id = 1 AND nsr = 8;
+		ALTER TABLE registros_ponto ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := a.Once(t.Context()); err != nil || res.Broken != 1 || res.Records != 1 {
+		t.Fatalf("run over the gap %+v, %v", res, err)
+	}
+	if got := audited(); got["integra"] != false || got["nsrQuebra"] != float64(8) || got["ultimoNsrVerificado"] != float64(7) {
+		t.Fatalf("after the gap: %v", got)
+	}
 }

@@ -106,7 +106,7 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	if len(a.Marcacoes) != 1 || a.Marcacoes[0].NSR != 4 || a.Trailer[2] != 1 || a.Trailer[5] != 3 || a.Trailer[7] != 1 {
 		t.Fatalf("punch %+v, trailer %v", a.Marcacoes, a.Trailer)
 	}
-	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now)).Once(context.Background())
+	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now), chainaudit.Limits{}).Once(context.Background())
 	if err != nil || res.Broken != 0 || res.Records != 5 {
 		t.Fatalf("chain audit over every record type: %+v, %v", res, err)
 	}

@@ -233,7 +233,7 @@ func TestChainAcrossTheHashRuleChange(t *testing.T) {
 	if err := a.VerifyCadeia(""); err != nil {
 		t.Fatalf("the AFD's chain across the rule change: %v", err)
 	}
-	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now)).Once(t.Context())
+	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now), chainaudit.Limits{}).Once(t.Context())
 	if err != nil || res.Broken != 0 || res.Records != 5 {
 		t.Fatalf("chain audit across the rule change: %+v, %v", res, err)
 	}

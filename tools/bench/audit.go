@@ -22,7 +22,10 @@ func auditChains(ctx context.Context, db *pgxpool.Pool) (AuditCost, error) {
 	if _, err := db.Exec(ctx, `DELETE FROM auditorias_cadeia`); err != nil {
 		return AuditCost{}, fmt.Errorf("auditoria: %w", err)
 	}
-	a := chainaudit.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now))
+	// Sliced as in production (CHAIN_AUDIT_SLICE's default), not paced:
+	// the cost per record, not the rate the service allows itself.
+	a := chainaudit.New(db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now),
+		chainaudit.Limits{Slice: 50000})
 	start := time.Now()
 	res, err := a.Once(ctx)
 	if err != nil {

@@ -8,6 +8,13 @@
 // size of the table. A broken chain stays flagged, with its NSR, until
 // someone looks into it: it is exported as a metric and logged.
 //
+// The first pass over a large table (a new deployment over years of
+// records, or 10 million at make bench BENCH_SCALE=10) is bounded: each
+// transaction verifies one slice of a company's records and saves how far
+// it got, and a rate caps the records verified per second, so that the
+// pass neither holds one snapshot (and vacuum's horizon) for minutes nor
+// takes the CPU the punches need.
+//
 // It is a package of its own, outside internal/, so that the benchmark
 // measures the service's own audit (tools/bench).
 package chainaudit
@@ -17,11 +24,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -30,19 +39,41 @@ import (
 // lockKey is the advisory lock that lets one replica audit at a time.
 const lockKey = 0x706f6e746f // "ponto"
 
+// Limits bound an audit's work.
+type Limits struct {
+	// Slice is the most records one transaction verifies (0: a company's
+	// records since its last audit in one transaction).
+	Slice int64
+	// Rate is the most records verified per second (0: no limit).
+	Rate float64
+}
+
 // Auditor audits chains.
 type Auditor struct {
 	db       *pgxpool.Pool
 	log      *slog.Logger
 	clock    *clock.Clock
+	slice    int64
+	pace     *rate.Limiter // nil: no limit
 	broken   prometheus.Gauge
 	verified prometheus.Counter
 	runs     *prometheus.CounterVec
 }
 
-// New returns an auditor on db; clk dates the breaks it records.
-func New(db *pgxpool.Pool, log *slog.Logger, clk *clock.Clock) *Auditor {
-	return &Auditor{db: db, log: log, clock: clk,
+// New returns an auditor on db within lim; clk dates the breaks it
+// records.
+func New(db *pgxpool.Pool, log *slog.Logger, clk *clock.Clock, lim Limits) *Auditor {
+	slice := lim.Slice
+	if slice <= 0 {
+		slice = math.MaxInt64
+	}
+	var pace *rate.Limiter
+	if lim.Rate > 0 {
+		// A burst of one slice: a slice is verified at once, then the
+		// audit waits for the rate to catch up.
+		pace = rate.NewLimiter(rate.Limit(lim.Rate), int(min(slice, math.MaxInt32)))
+	}
+	return &Auditor{db: db, log: log, clock: clk, slice: slice, pace: pace,
 		broken: prometheus.NewGauge(prometheus.GaugeOpts{Name: "ponto_chain_broken_companies",
 			Help: "Companies whose chain of REP records the audit found broken."}),
 		verified: prometheus.NewCounter(prometheus.CounterOpts{Name: "ponto_chain_verified_records_total",
@@ -125,7 +156,7 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 	return res, nil
 }
 
-// records are a company's REP records after NSR $2, up to the head $3, in
+// records are a company's REP records after NSR $2, up to NSR $3, in
 // NSR order: punches with what their hash covers, and the records of
 // types 2, 5 and 6.
 const records = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
@@ -145,11 +176,34 @@ const records = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor,
 var errBroken = errors.New("chainaudit: broken chain")
 
 // Company audits company empresaID's records written since its last
-// audit and returns how many it verified. A break is recorded (and
-// logged), not returned: only a failure to read is an error.
+// audit, one slice per transaction, and returns how many it verified. A
+// break is recorded (and logged), not returned: only a failure to read is
+// an error.
 func (a *Auditor) Company(ctx context.Context, empresaID int64) (int64, error) {
 	var verified int64
-	err := pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+	for {
+		n, done, err := a.auditSlice(ctx, empresaID)
+		verified += n
+		a.verified.Add(float64(n))
+		if err == nil && a.pace != nil {
+			// Whether or not the company is done: the next company's
+			// first slice waits for this one's records too.
+			err = a.pace.WaitN(ctx, int(n))
+		}
+		if err != nil {
+			return verified, fmt.Errorf("chainaudit: company %d: %w", empresaID, err)
+		}
+		if done {
+			return verified, nil
+		}
+	}
+}
+
+// auditSlice verifies the next slice of company empresaID's records after its
+// last audit, saves how far it got, and says whether the audit of the
+// company is done: the chain head reached, or a break found.
+func (a *Auditor) auditSlice(ctx context.Context, empresaID int64) (verified int64, done bool, err error) {
+	err = pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
 		func(tx pgx.Tx) error {
 			var from int64
 			var prev *string
@@ -164,26 +218,37 @@ func (a *Auditor) Company(ctx context.Context, empresaID int64) (int64, error) {
 				empresaID).Scan(&head, &headHash); err != nil {
 				return err
 			}
-			last, hash, n, brk := verify(ctx, tx, empresaID, from, deref(prev), head, deref(headHash))
-			verified = n
+			end := chainEnd{nsr: head, hash: deref(headHash), head: true}
+			if head-from > a.slice {
+				end = chainEnd{nsr: from + a.slice}
+			}
+			last, hash, n, brk := verify(ctx, tx, empresaID, from, deref(prev), end)
+			verified, done = n, end.head || brk != nil
 			if brk != nil && !errors.Is(brk, errBroken) {
 				return brk
 			}
 			return a.save(ctx, empresaID, last, hash, brk)
 		})
 	if err != nil {
-		return 0, fmt.Errorf("chainaudit: company %d: %w", empresaID, err)
+		return 0, false, err // nothing saved
 	}
-	a.verified.Add(float64(verified))
-	return verified, nil
+	return verified, done, nil
+}
+
+// chainEnd is where a slice of the audit stops: the chain head (its NSR
+// and hash), or an NSR short of it.
+type chainEnd struct {
+	nsr  int64
+	hash string
+	head bool
 }
 
 // verify checks the records after NSR from (whose last punch hash is
-// prev) up to head, and returns the last NSR and punch hash verified, how
+// prev) up to end, and returns the last NSR and punch hash verified, how
 // many records it verified, and errBroken (wrapped, with the NSR) at the
 // first break.
-func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, head int64, headHash string) (int64, string, int64, error) {
-	rows, err := tx.Query(ctx, records, empresaID, from, head)
+func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, end chainEnd) (int64, string, int64, error) {
+	rows, err := tx.Query(ctx, records, empresaID, from, end.nsr)
 	if err != nil {
 		return from, prev, 0, err
 	}
@@ -221,8 +286,11 @@ func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, 
 	if err := rows.Err(); err != nil {
 		return last, prev, n, err
 	}
-	if last != head || prev != headHash {
-		return last, prev, n, fmt.Errorf("%w: the chain head (NSR %d) is not the last record (NSR %d)", errBroken, head, last)
+	switch {
+	case end.head && (last != end.nsr || prev != end.hash):
+		return last, prev, n, fmt.Errorf("%w: the chain head (NSR %d) is not the last record (NSR %d)", errBroken, end.nsr, last)
+	case last != end.nsr:
+		return last, prev, n, fmt.Errorf("%w: no record with NSR %d (a gap)", errBroken, core.NextNSR(last))
 	}
 	return last, prev, n, nil
 }

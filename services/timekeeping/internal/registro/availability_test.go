@@ -114,7 +114,7 @@ func TestOutageRecordedAsType6(t *testing.T) {
 			t.Errorf("record %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	res, err := chainaudit.New(db, quiet, clock.New(time.Now)).Once(ctx)
+	res, err := chainaudit.New(db, quiet, clock.New(time.Now), chainaudit.Limits{}).Once(ctx)
 	if err != nil || res.Broken != 0 {
 		t.Fatalf("chains after the outage: %+v, %v", res, err)
 	}
