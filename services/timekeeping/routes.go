@@ -139,7 +139,9 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	clockInEmployees := employee.NewCached(d.employees, d.employeeCacheTTL, employee.CacheSize)
 
 	// Before the verifier's group: the check needs no token.
-	verificacao.NewHandlers(verificacao.NewStore(d.db), d.companies, d.verificacaoLimits...).Public(srv.Public)
+	verificacoes := verificacao.NewStore(d.db)
+	srv.Metrics.MustRegister(verificacoes.Collectors()...)
+	verificacao.NewHandlers(verificacoes, d.companies, d.verificacaoLimits...).Public(srv.Public)
 	public := srv.Public.Group("", verifier.Middleware())
 	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).Public(public)
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)

@@ -10,13 +10,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
+	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 )
 
 // testVerificacaoURL is the public check's URL up to the hash in tests.
@@ -133,5 +136,72 @@ func TestPublicCheckIsRateLimited(t *testing.T) {
 	wantErr(t, r, 429, "limite_excedido")
 	if r.header.Get("Retry-After") == "" {
 		t.Error("429 without Retry-After")
+	}
+}
+
+// The public check goes on from the chain audit's checkpoint: a replica
+// that has verified nothing yet recomputes only the punches written after
+// the audit's last run, and a chain the audit found broken is answered
+// at once, for every punch from the break on.
+func TestPublicCheckFromTheAuditCheckpoint(t *testing.T) {
+	t.Parallel()
+	e, _, w := newShop(t, nil)
+	var hashes []string
+	for i := range 4 {
+		hashes = append(hashes, e.punch(w, local(2026, 3, 9, 8+i, 0))["hash"].(string))
+	}
+	audit := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now), chainaudit.Limits{})
+	if res, err := audit.Once(t.Context()); err != nil || res.Records != 5 || res.Broken != 0 {
+		t.Fatalf("audit %+v, %v", res, err)
+	}
+	hashes = append(hashes, e.punch(w, local(2026, 3, 9, 12, 0))["hash"].(string))
+
+	// A fresh replica: everything up to the audit's NSR 5 is taken from
+	// the audit; the punch after it (NSR 6) is recomputed, once.
+	fresh := e.startTimekeeping(e.db)
+	replica := e.servers[len(e.servers)-1]
+	check := func(hash string) any {
+		t.Helper()
+		r := call(t, fresh, "GET", "/verificacao/"+hash, "", nil)
+		want(t, r, 200)
+		return r.obj(t)["cadeiaVerificada"]
+	}
+	recomputed := func() float64 {
+		t.Helper()
+		return value(replica.Scrape(t)["ponto_verificacao_recomputed_punches_total"])
+	}
+	if got := check(hashes[3]); got != true || recomputed() != 0 {
+		t.Fatalf("an audited punch: cadeiaVerificada %v, %v punches recomputed", got, recomputed())
+	}
+	if got := check(hashes[4]); got != true || recomputed() != 1 {
+		t.Fatalf("the punch after the audit: cadeiaVerificada %v, %v punches recomputed", got, recomputed())
+	}
+	if got := check(hashes[4]); got != true || recomputed() != 1 {
+		t.Fatalf("the same punch again: cadeiaVerificada %v, %v punches recomputed", got, recomputed())
+	}
+
+	// The owner alters NSR 7; the audit flags it. A second fresh replica
+	// answers from the audit's verdict: false from NSR 7 on, without
+	// walking the chain; true before it.
+	later := e.punch(w, local(2026, 3, 9, 13, 0))
+	last := e.punch(w, local(2026, 3, 9, 17, 0))["hash"].(string)
+	if _, err := dbtest.AsOwner(t, e.dbURL).Exec(t.Context(), `ALTER TABLE registros_ponto DISABLE TRIGGER USER;
+		UPDATE registros_ponto SET horario_registro = horario_registro - interval '1 hour' WHERE id = `+itoa(id(later))+`;
+		ALTER TABLE registros_ponto ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := audit.Once(t.Context()); err != nil || res.Broken != 1 {
+		t.Fatalf("audit over the altered punch %+v, %v", res, err)
+	}
+	fresh = e.startTimekeeping(e.db)
+	replica = e.servers[len(e.servers)-1]
+	if got := check(last); got != false || recomputed() != 0 {
+		t.Fatalf("after the break: cadeiaVerificada %v, %v punches recomputed", got, recomputed())
+	}
+	if got := check(later["hash"].(string)); got != false {
+		t.Fatalf("the altered punch: cadeiaVerificada %v", got)
+	}
+	if got := check(hashes[4]); got != true || recomputed() != 0 {
+		t.Fatalf("before the break: cadeiaVerificada %v, %v punches recomputed", got, recomputed())
 	}
 }

@@ -35,9 +35,9 @@ const burstWorkers = 4
 // 401 or 400 without changing anything.
 func (r *Running) CheckMetricsAfterBurst(t testing.TB, header map[string]string) map[string]*dto.MetricFamily {
 	t.Helper()
-	before := publicRequests(t, r.scrape(t))
+	before := publicRequests(t, r.Scrape(t))
 	sent := r.burst(t, header)
-	families := r.scrape(t)
+	families := r.Scrape(t)
 
 	allowed := map[string]map[string]map[string]bool{
 		"public":   routeMethods(r.srv.Public),
@@ -182,8 +182,8 @@ func concretePath(template string) string {
 	return strings.Join(parts, "/")
 }
 
-// scrape reads and parses the internal /metrics.
-func (r *Running) scrape(t testing.TB) map[string]*dto.MetricFamily {
+// Scrape reads and parses the internal /metrics.
+func (r *Running) Scrape(t testing.TB) map[string]*dto.MetricFamily {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, r.Internal+"/metrics", nil)
 	if err != nil {

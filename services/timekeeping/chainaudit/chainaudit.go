@@ -341,6 +341,34 @@ func Read(ctx context.Context, db *pgxpool.Pool, empresaID int64) (Estado, error
 	return e, nil
 }
 
+// Checkpoint is how far the audit verified a company's chain.
+type Checkpoint struct {
+	NSR    int64  // the last record verified (0: none)
+	Hash   string // the hash of the last punch up to NSR ("" before the first)
+	Quebra int64  // the first NSR that does not verify (0: no break found)
+}
+
+// ReadCheckpoint returns company empresaID's checkpoint (never audited:
+// the zero Checkpoint).
+func ReadCheckpoint(ctx context.Context, db *pgxpool.Pool, empresaID int64) (Checkpoint, error) {
+	var c Checkpoint
+	var hash *string
+	var quebra *int64
+	err := db.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text, nsr_quebra FROM auditorias_cadeia WHERE empresa_id = $1`,
+		empresaID).Scan(&c.NSR, &hash, &quebra)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return Checkpoint{}, nil
+	case err != nil:
+		return c, fmt.Errorf("chainaudit: checkpoint: %w", err)
+	}
+	c.Hash = deref(hash)
+	if quebra != nil {
+		c.Quebra = *quebra
+	}
+	return c, nil
+}
+
 func deref(s *string) string {
 	if s == nil {
 		return ""

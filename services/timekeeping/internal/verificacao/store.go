@@ -9,7 +9,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
@@ -23,6 +25,8 @@ type Store struct {
 	// bytes each.
 	mu       sync.Mutex
 	verified map[int64]checkpoint
+	// recomputed counts the punches whose hash a check recomputed.
+	recomputed prometheus.Counter
 }
 
 type checkpoint struct {
@@ -32,8 +36,14 @@ type checkpoint struct {
 
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store {
-	return &Store{db: db, verified: map[int64]checkpoint{}}
+	return &Store{db: db, verified: map[int64]checkpoint{},
+		recomputed: prometheus.NewCounter(prometheus.CounterOpts{Name: "ponto_verificacao_recomputed_punches_total",
+			Help: "Punches whose hash the public receipt check recomputed (those past the chain audit's and this replica's last verified punch)."}),
+	}
 }
+
+// Collectors are the store's metrics, to register once.
+func (s *Store) Collectors() []prometheus.Collector { return []prometheus.Collector{s.recomputed} }
 
 // Marcacao is what the public check shows of a punch: nothing that names
 // the employee.
@@ -59,10 +69,13 @@ func (s *Store) Find(ctx context.Context, hash string) (Marcacao, error) {
 	return p, nil
 }
 
-// ChainVerifies recomputes company empresaID's chain from its first punch
-// (or the last checkpoint) up to the punch of NSR nsr, each hash from the
-// stored fields and the previous hash (core.VerifyMarcacao). false
-// means a stored punch does not match its hash.
+// ChainVerifies says whether company empresaID's chain verifies up to the
+// punch of NSR nsr: each hash recomputed from the stored fields and the
+// previous hash (core.VerifyMarcacao), from the furthest of this
+// replica's last check and the chain audit's checkpoint (chainaudit), so
+// that a check after a restart does not walk years of records. false
+// means a stored punch does not match its hash, or the audit found the
+// chain broken at or before nsr.
 func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, error) {
 	s.mu.Lock()
 	from := s.verified[empresaID]
@@ -70,26 +83,19 @@ func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, 
 	if from.nsr >= nsr {
 		return true, nil
 	}
-	rows, err := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
-		FROM registros_ponto WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`, empresaID, from.nsr, nsr)
+	audit, err := chainaudit.ReadCheckpoint(ctx, s.db, empresaID)
 	if err != nil {
-		return false, fmt.Errorf("verificacao: chain: %w", err)
+		return false, fmt.Errorf("verificacao: %w", err)
 	}
-	defer rows.Close()
-	last := from
-	for rows.Next() {
-		var m core.Marcacao
-		var hash string
-		if err := rows.Scan(&m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &hash, &m.Versao); err != nil {
-			return false, fmt.Errorf("verificacao: chain: %w", err)
-		}
-		if core.VerifyMarcacao(m, last.hash, hash) != nil {
-			return false, nil
-		}
-		last = checkpoint{nsr: m.NSR, hash: hash}
+	if audit.Quebra != 0 && audit.Quebra <= nsr {
+		return false, nil
 	}
-	if err := rows.Err(); err != nil {
-		return false, fmt.Errorf("verificacao: chain: %w", err)
+	if audit.NSR > from.nsr {
+		from = checkpoint{nsr: audit.NSR, hash: audit.Hash}
+	}
+	last, ok, err := s.recompute(ctx, empresaID, from, nsr)
+	if !ok || err != nil {
+		return false, err
 	}
 	s.mu.Lock()
 	if last.nsr > s.verified[empresaID].nsr {
@@ -97,4 +103,36 @@ func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, 
 	}
 	s.mu.Unlock()
 	return true, nil
+}
+
+// recompute checks company empresaID's punches after from up to NSR nsr
+// and returns the last one checked; false at the first that does not
+// match its hash.
+func (s *Store) recompute(ctx context.Context, empresaID int64, from checkpoint, nsr int64) (checkpoint, bool, error) {
+	last := from
+	if from.nsr >= nsr {
+		return last, true, nil
+	}
+	rows, err := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
+		FROM registros_ponto WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`, empresaID, from.nsr, nsr)
+	if err != nil {
+		return last, false, fmt.Errorf("verificacao: chain: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m core.Marcacao
+		var hash string
+		if err := rows.Scan(&m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &hash, &m.Versao); err != nil {
+			return last, false, fmt.Errorf("verificacao: chain: %w", err)
+		}
+		s.recomputed.Inc()
+		if core.VerifyMarcacao(m, last.hash, hash) != nil {
+			return last, false, nil
+		}
+		last = checkpoint{nsr: m.NSR, hash: hash}
+	}
+	if err := rows.Err(); err != nil {
+		return last, false, fmt.Errorf("verificacao: chain: %w", err)
+	}
+	return last, true, nil
 }
