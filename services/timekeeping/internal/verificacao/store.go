@@ -19,8 +19,9 @@ import (
 // Store finds punches by hash and verifies their company's chain.
 type Store struct {
 	db *pgxpool.Pool
-	// verified keeps, per company, the last punch whose chain was
-	// verified from NSR 1: punches are append-only (database triggers),
+	// verified keeps, per company, the last punch up to which the chain
+	// is known to verify (walked here from NSR 1 or from the chain
+	// audit's checkpoint): punches are append-only (database triggers),
 	// so later checks walk only from there. One entry per company, few
 	// bytes each.
 	mu       sync.Mutex
