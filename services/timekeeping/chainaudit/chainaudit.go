@@ -33,6 +33,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
@@ -205,11 +206,8 @@ func (a *Auditor) Company(ctx context.Context, empresaID int64) (int64, error) {
 func (a *Auditor) auditSlice(ctx context.Context, empresaID int64) (verified int64, done bool, err error) {
 	err = pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
 		func(tx pgx.Tx) error {
-			var from int64
-			var prev *string
-			err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM auditorias_cadeia WHERE empresa_id = $1`,
-				empresaID).Scan(&from, &prev)
-			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			start, err := ReadCheckpoint(ctx, tx, empresaID)
+			if err != nil {
 				return err
 			}
 			var head int64
@@ -219,10 +217,10 @@ func (a *Auditor) auditSlice(ctx context.Context, empresaID int64) (verified int
 				return err
 			}
 			end := chainEnd{nsr: head, hash: deref(headHash), head: true}
-			if head-from > a.slice {
-				end = chainEnd{nsr: from + a.slice}
+			if head-start.NSR > a.slice {
+				end = chainEnd{nsr: start.NSR + a.slice}
 			}
-			last, hash, n, brk := verify(ctx, tx, empresaID, from, deref(prev), end)
+			last, hash, n, brk := verify(ctx, tx, empresaID, start.NSR, start.Hash, end)
 			verified, done = n, end.head || brk != nil
 			if brk != nil && !errors.Is(brk, errBroken) {
 				return brk
@@ -327,42 +325,42 @@ type Estado struct {
 // Read returns company empresaID's last audit (never audited: nothing
 // verified yet, integra until shown otherwise).
 func Read(ctx context.Context, db *pgxpool.Pool, empresaID int64) (Estado, error) {
-	var e Estado
-	var at time.Time
-	err := db.QueryRow(ctx, `SELECT ultimo_nsr, verificado_em, nsr_quebra FROM auditorias_cadeia WHERE empresa_id = $1`,
-		empresaID).Scan(&e.UltimoNSRVerificado, &at, &e.NSRQuebra)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return Estado{Integra: true}, nil
-	case err != nil:
-		return e, fmt.Errorf("chainaudit: read: %w", err)
+	c, err := ReadCheckpoint(ctx, db, empresaID)
+	if err != nil {
+		return Estado{}, err
 	}
-	e.VerificadoEm, e.Integra = &at, e.NSRQuebra == nil
+	e := Estado{UltimoNSRVerificado: c.NSR, VerificadoEm: c.VerificadoEm, Integra: c.Quebra == 0}
+	if c.Quebra != 0 {
+		e.NSRQuebra = &c.Quebra
+	}
 	return e, nil
 }
 
 // Checkpoint is how far the audit verified a company's chain.
 type Checkpoint struct {
-	NSR    int64  // the last record verified (0: none)
-	Hash   string // the hash of the last punch up to NSR ("" before the first)
-	Quebra int64  // the first NSR that does not verify (0: no break found)
+	NSR          int64      // the last record verified (0: none)
+	Hash         string     // the hash of the last punch up to NSR ("" before the first)
+	Quebra       int64      // the first NSR that does not verify (0: no break found)
+	VerificadoEm *time.Time // when the audit last went over the chain (nil: never)
 }
 
-// ReadCheckpoint returns company empresaID's checkpoint (never audited:
-// the zero Checkpoint).
-func ReadCheckpoint(ctx context.Context, db *pgxpool.Pool, empresaID int64) (Checkpoint, error) {
+// ReadCheckpoint returns company empresaID's checkpoint, read through q
+// (the pool, or the audit's own transaction); never audited: the zero
+// Checkpoint.
+func ReadCheckpoint(ctx context.Context, q database.RowQuerier, empresaID int64) (Checkpoint, error) {
 	var c Checkpoint
 	var hash *string
 	var quebra *int64
-	err := db.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text, nsr_quebra FROM auditorias_cadeia WHERE empresa_id = $1`,
-		empresaID).Scan(&c.NSR, &hash, &quebra)
+	var at time.Time
+	err := q.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text, nsr_quebra, verificado_em FROM auditorias_cadeia
+		WHERE empresa_id = $1`, empresaID).Scan(&c.NSR, &hash, &quebra, &at)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return Checkpoint{}, nil
 	case err != nil:
 		return c, fmt.Errorf("chainaudit: checkpoint: %w", err)
 	}
-	c.Hash = deref(hash)
+	c.Hash, c.VerificadoEm = deref(hash), &at
 	if quebra != nil {
 		c.Quebra = *quebra
 	}

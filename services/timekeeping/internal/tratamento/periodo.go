@@ -63,8 +63,8 @@ func tratadasSQL(filter func(alias string) string) string {
 }
 
 var (
-	pontosEmpresa     = tratadasSQL(func(string) string { return "" })
-	pontosFuncionario = tratadasSQL(func(alias string) string { return " AND " + alias + ".funcionario_id = $5" })
+	tratadasEmpresa     = tratadasSQL(func(string) string { return "" })
+	tratadasFuncionario = tratadasSQL(func(alias string) string { return " AND " + alias + ".funcionario_id = $5" })
 )
 
 // ErrTooMany means the period holds more punches than asked for.
@@ -74,12 +74,12 @@ var ErrTooMany = errors.New("tratamento: too many punches")
 // fim], by employee and workday: the originals in NSR order, then the
 // inclusions by time. max > 0 bounds them (ErrTooMany beyond).
 func (s *Store) Tratadas(ctx context.Context, empresaID int64, inicio, fim time.Time, max int) ([]MarcacaoTratada, error) {
-	return s.tratadas(ctx, pontosEmpresa, max, empresaID, inicio, fim)
+	return s.tratadas(ctx, tratadasEmpresa, max, empresaID, inicio, fim)
 }
 
 // TratadasFuncionario is Tratadas of employee funcionarioID alone, unbounded.
 func (s *Store) TratadasFuncionario(ctx context.Context, empresaID, funcionarioID int64, inicio, fim time.Time) ([]MarcacaoTratada, error) {
-	return s.tratadas(ctx, pontosFuncionario, 0, empresaID, inicio, fim, funcionarioID)
+	return s.tratadas(ctx, tratadasFuncionario, 0, empresaID, inicio, fim, funcionarioID)
 }
 
 func (s *Store) tratadas(ctx context.Context, sql string, max int, empresaID int64, inicio, fim time.Time,
