@@ -4,9 +4,11 @@ package main
 import (
 	"context"
 	"embed"
+	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/outbox"
 	"github.com/ponto/ponto/pkg/ratelimit"
@@ -39,6 +41,17 @@ type Config struct {
 	// Outbox delivers the REP events (employees included, changed,
 	// excluded) to timekeeping: TIMEKEEPING_INTERNAL_URL, OUTBOX_*.
 	Outbox outbox.Config
+	// ChangesInterval is how often the changes timekeeping's clock-in
+	// cache must forget are published to Redis (pkg/changefeed).
+	ChangesInterval time.Duration `conf:"env:EMPLOYEE_CHANGES_INTERVAL,default:500ms,help:how often employee changes are published for the clock-in caches"`
+}
+
+// Validate refuses settings the service cannot run with.
+func (c *Config) Validate() error {
+	if c.ChangesInterval <= 0 {
+		return fmt.Errorf("EMPLOYEE_CHANGES_INTERVAL %s: want more than 0", c.ChangesInterval)
+	}
+	return nil
 }
 
 func main() { service.Main(name, run) }
@@ -62,5 +75,6 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	mountRoutes(srv, deps.Verifier, deps.DB, revoker, clock.New(time.Now))
 
 	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+	changefeed.NewRelay(deps.DB, deps.Guards.Redis, cfg.Redis.KeyPrefix, log).Start(ctx, cfg.ChangesInterval)
 	return srv.Run(ctx)
 }

@@ -6,6 +6,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -15,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponto/ponto/pkg/changefeed"
+	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
@@ -90,7 +94,7 @@ func newCachedEnv(t *testing.T, employeeTTL, locaisTTL time.Duration) (*env, *em
 	peer := newEmployeePeer(t, e.emp.internal)
 	e.tune = func(d *dependencies) {
 		d.employees = employee.New(peer.url, svcclient.WithTimeout(3*time.Second))
-		d.employeeCacheTTL, d.locaisCacheTTL = employeeTTL, locaisTTL
+		d.employeeCache.ttl, d.locaisCacheTTL = employeeTTL, locaisTTL
 	}
 	e.public = e.startTimekeeping(e.db)
 	return e, peer
@@ -259,5 +263,69 @@ func TestClockInGeofenceFollowsThisReplicasPlaces(t *testing.T) {
 	place(e.replica(), "Loja Centro 2", -23.5505, -46.6333)
 	if l, _ := checked(e.punchFrom(w, local(2024, 3, 4, 11, 0), near)); l == nil || *l != deposito {
 		t.Fatalf("another replica's new place counted before the TTL: local %v", l)
+	}
+}
+
+// While the employee service's changes reach timekeeping (pkg/changefeed)
+// a clock-in keeps the employee's record past its TTL, and forgets it as
+// soon as the employee changes: the new name reaches the next punches and
+// the AFD, without waiting for any TTL.
+func TestClockInFollowsTheEmployeeChanges(t *testing.T) {
+	t.Parallel()
+	const ttl = 2 * time.Second
+	e := newEnv(t)
+	peer := newEmployeePeer(t, e.emp.internal)
+	feed := changefeed.NewWatcher(redistest.New(t), redistest.Prefix(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	e.tune = func(d *dependencies) {
+		d.employees = employee.New(peer.url, svcclient.WithTimeout(3*time.Second))
+		d.employeeCache = employeeCache{ttl: ttl, maxAge: time.Hour, feed: feed}
+	}
+	e.public = e.startTimekeeping(e.db)
+	replica := e.servers[len(e.servers)-1]
+	feed.Start(t.Context(), 100*time.Millisecond)
+	current := func() float64 {
+		m := replica.Scrape(t)["ponto_employee_cache_feed_current"]
+		if m == nil || len(m.GetMetric()) != 1 {
+			t.Fatalf("ponto_employee_cache_feed_current: %v", m)
+		}
+		return m.GetMetric()[0].GetGauge().GetValue()
+	}
+	eventually(t, "the feed becomes current", func() bool { return current() == 1 })
+
+	c := e.company(1)
+	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
+	e.punch(w, local(2024, 3, 4, 8, 0))
+	wantCalls(t, peer, w, 1, "first punch")
+	time.Sleep(ttl + 200*time.Millisecond)
+	e.punch(w, local(2024, 3, 4, 12, 0))
+	wantCalls(t, peer, w, 1, "punch past the TTL, nothing changed")
+
+	want(t, call(t, e.emp.public, "PATCH", path("/funcionarios/%d", w.id), c.token, map[string]any{"nome": "Ana Souza Lima"}), 200)
+	minute := 0
+	eventually(t, "the new name reaches the clock-in", func() bool {
+		minute++
+		rec := e.punch(w, local(2024, 3, 4, 13, minute))
+		return rec["funcionario"].(map[string]any)["nome"] == "Ana Souza Lima"
+	})
+	wantCalls(t, peer, w, 2, "punch after the change")
+	if got := current(); got != 1 {
+		t.Errorf("feed current %v after the change, want 1", got)
+	}
+	var alteracoes int
+	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM empregados_rep WHERE funcionario_id = $1 AND operacao = 'A' AND nome = 'Ana Souza Lima'`,
+		w.id).Scan(&alteracoes); err != nil || alteracoes != 1 {
+		t.Errorf("type-5 alteration records %d (%v), want 1", alteracoes, err)
+	}
+}
+
+// eventually polls cond every 50 ms for up to 10 s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10 s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

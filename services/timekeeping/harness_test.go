@@ -36,6 +36,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
+	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -117,7 +118,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &clocktest.Source{}, billing: newBillingStub(t)}
-	e.emp = startEmployee(t, e.iss)
+	e.emp = startEmployee(t, e.iss, redistest.Prefix(t))
 	migrations, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatal(err)
@@ -199,8 +200,10 @@ type employeeProc struct {
 }
 
 // startEmployee runs the employee binary on free ports over a fresh,
-// migrated database, verifying tokens of iss. It stops at cleanup.
-func startEmployee(t *testing.T, iss *jwttest.Issuer) *employeeProc {
+// migrated database, verifying tokens of iss, with its Redis keys and
+// channels under prefix (it publishes its changes there every 100 ms). It
+// stops at cleanup.
+func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string) *employeeProc {
 	t.Helper()
 	dbURL := dbtest.CreateDatabase(t)
 	revocations := newAuthStub(t)
@@ -208,6 +211,7 @@ func startEmployee(t *testing.T, iss *jwttest.Issuer) *employeeProc {
 		"DB_MIGRATE_URL="+dbURL, "DB_URL="+dbtest.ServiceURL(t, dbURL),
 		"JWT_JWKS_URL="+iss.JWKSURL(), "JWT_ISSUER="+jwttest.IssuerID, "JWT_AUDIENCE="+jwttest.Audience,
 		"AUTH_INTERNAL_URL="+revocations.srv.URL,
+		"REDIS_ADDR="+redistest.Addr(), "REDIS_KEY_PREFIX="+prefix, "EMPLOYEE_CHANGES_INTERVAL=100ms",
 		"LOG_LEVEL=warn",
 	)
 	migrate := exec.Command(employeeBin, "migrate")

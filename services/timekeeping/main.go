@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/brdocs"
+	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
@@ -87,6 +88,12 @@ type Config struct {
 	// made in the employee service (see employee.Cached); 0 fetches on
 	// every punch.
 	EmployeeCacheTTL time.Duration `conf:"env:EMPLOYEE_CACHE_TTL,default:30s,help:how long clock-ins reuse an employee record (0: no cache)"`
+	// EmployeeCacheMaxAge is how long a clock-in may keep an employee
+	// record while the employee service's changes reach it (pkg/changefeed,
+	// read every EmployeeChangesInterval from Redis): a day, so that the
+	// people of a shift change, who punched the day before, are known.
+	EmployeeCacheMaxAge     time.Duration `conf:"env:EMPLOYEE_CACHE_MAX_AGE,default:24h,help:how long clock-ins reuse an employee record while the employee service's changes are followed (0 or at most EMPLOYEE_CACHE_TTL: the TTL only)"`
+	EmployeeChangesInterval time.Duration `conf:"env:EMPLOYEE_CHANGES_INTERVAL,default:1s,help:how often the employee service's changes are read from Redis"`
 	// LocaisCacheTTL is how long the geofence check keeps a company's work
 	// places: a change made through another replica counts there that much
 	// later (this replica's own changes at once); 0 queries on every punch.
@@ -126,8 +133,11 @@ func (c *Config) Validate() error {
 		(err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
 		return fmt.Errorf("PUBLIC_BASE_URL %q: want an http(s) URL such as https://ponto.example.com", c.PublicBaseURL)
 	}
+	if c.EmployeeChangesInterval <= 0 {
+		return fmt.Errorf("EMPLOYEE_CHANGES_INTERVAL %s: want more than 0", c.EmployeeChangesInterval)
+	}
 	for name, ttl := range map[string]time.Duration{"EMPLOYEE_CACHE_TTL": c.EmployeeCacheTTL,
-		"LOCAIS_CACHE_TTL": c.LocaisCacheTTL} {
+		"EMPLOYEE_CACHE_MAX_AGE": c.EmployeeCacheMaxAge, "LOCAIS_CACHE_TTL": c.LocaisCacheTTL} {
 		if ttl < 0 {
 			return fmt.Errorf("%s %s: want 0 (no cache) or more", name, ttl)
 		}
@@ -187,7 +197,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		verificacaoLimits: checkLimits,
 		atestado:          cfg.Atestado,
 
-		employeeCacheTTL: cfg.EmployeeCacheTTL,
+		employeeCache: employeeCache{ttl: cfg.EmployeeCacheTTL, maxAge: cfg.EmployeeCacheMaxAge,
+			feed: changefeed.NewWatcher(rdb, cfg.Redis.KeyPrefix, log)},
 		locaisCacheTTL:   cfg.LocaisCacheTTL,
 		zoneCacheTTL:     cfg.ZoneCacheTTL,
 		unavailableAfter: cfg.UnavailableAfter,
@@ -208,6 +219,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	mountRoutes(srv, verifier, deps)
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
+	deps.employeeCache.feed.Start(ctx, cfg.EmployeeChangesInterval)
 
 	// -------------------------------------------------------------------------
 	// Chain audit

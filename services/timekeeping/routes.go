@@ -6,11 +6,14 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/metrics"
 	"github.com/ponto/ponto/pkg/signature"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -57,8 +60,8 @@ type dependencies struct {
 	verificacaoLimits []fiber.Handler
 	// atestado fills the technical certificate.
 	atestado atestado.Config
-	// employeeCacheTTL: the clock-in's employee records (employee.Cached).
-	employeeCacheTTL time.Duration
+	// employeeCache: the clock-in's employee records.
+	employeeCache employeeCache
 	// locaisCacheTTL: each company's work places for the geofence check.
 	locaisCacheTTL time.Duration
 	// zoneCacheTTL: each company's time zone; defaultZone is the zone of
@@ -136,7 +139,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	places := locais.NewStore(d.db, d.locaisCacheTTL)
 	// Only the clock-in reads employees through the cache: the other
 	// routes are rare and show or check the current record.
-	clockInEmployees := employee.NewCached(d.employees, d.employeeCacheTTL, employee.CacheSize)
+	clockInEmployees := d.employeeCache.open(d.employees, srv.Metrics)
 
 	// Before the verifier's group: the check needs no token.
 	verificacoes := verificacao.NewStore(d.db)
@@ -167,4 +170,32 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	banco.NewHandlers(bancos, bancoHoras, workdays, d.clock).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
+}
+
+// employeeCache is the clock-in's employee cache (employee.Cached): its
+// records live ttl (zero: no cache) and, while feed (nil: none) brings the
+// employee service's changes, up to maxAge.
+type employeeCache struct {
+	ttl, maxAge time.Duration
+	feed        *changefeed.Watcher
+}
+
+// open makes the cache, has the feed's changes reach it and exports
+// whether the feed is current.
+func (e employeeCache) open(client *employee.Client, m *metrics.Metrics) *employee.Cached {
+	if e.feed == nil {
+		return employee.NewCached(client, e.ttl, employee.CacheSize)
+	}
+	c := employee.NewFollowing(client, e.ttl, employee.CacheSize, e.feed, e.maxAge)
+	e.feed.Follow(c.Forget)
+	m.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "ponto_employee_cache_feed_current",
+		Help: "1 while the employee service's changes reach the clock-in's employee cache, which may then keep records past EMPLOYEE_CACHE_TTL.",
+	}, func() float64 {
+		if e.feed.Current(e.ttl) {
+			return 1
+		}
+		return 0
+	}))
+	return c
 }

@@ -59,7 +59,8 @@ type workload struct {
 func (r *runner) workloads(rep *Report) []workload {
 	spread := r.clockInPool(r.data.Spread)
 	single := r.clockInPool([]seed.Company{r.data.Big})
-	cold := spread[:min(coldEmployees, len(spread))]
+	shift := min(coldEmployees, len(spread))
+	known, cold := &shiftState{}, &shiftState{}
 	logins := newLoginState()
 	report := &reportState{}
 	receipt := &receiptState{}
@@ -72,11 +73,25 @@ func (r *runner) workloads(rep *Report) []workload {
 			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
 			prepare: func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-single") },
 			op:      func(string) load.Op { return clockIn(single) }},
-		{name: "clockin-cold", title: fmt.Sprintf("troca de turno, %d func., 1 registro cada", len(cold)),
-			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: len(cold),
+		{name: "clockin-known", title: fmt.Sprintf("troca de turno, %d func. já conhecidos, 1 registro cada", shift),
+			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: shift,
 			serviceOnly: true,
-			prepare:     func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-cold") },
-			op:          func(string) load.Op { return clockInOnce(cold, single) }},
+			prepare: func(ctx context.Context) error {
+				known.pool = r.shiftPool()
+				return r.pgbenchFloor(ctx, rep, "clockin-known")
+			},
+			op: func(string) load.Op { return clockInOnce(known, single) }},
+		{name: "clockin-cold", title: fmt.Sprintf("troca de turno, %d func., 1 registro cada", shift),
+			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: shift,
+			serviceOnly: true,
+			prepare: func(ctx context.Context) error {
+				cold.pool = r.shiftPool()
+				if err := r.pgbenchFloor(ctx, rep, "clockin-cold"); err != nil {
+					return err
+				}
+				return r.forgetShift(ctx)
+			},
+			op: func(string) load.Op { return clockInOnce(cold, single) }},
 		{name: "login", title: "login de funcionário (código por e-mail)", service: "auth",
 			also: []string{"employee", "company-billing"}, conns: 16,
 			op: func(string) load.Op { return r.login(logins) }},
@@ -292,21 +307,68 @@ func (r *runner) clockInPool(companies []seed.Company) []puncher {
 // punch once each.
 const coldEmployees = 10000
 
-// clockInOnce is the shift change: the measured operations are
-// POST /registropontos by each employee of pool once, in turn, so that
-// every employee lookup misses timekeeping's employee cache (its entries
-// live EMPLOYEE_CACHE_TTL, 30 s: the spread workload's are gone after the
-// single company's). The warm-up punches random employees of warm
-// (another company) to open the connections without warming pool's
-// entries. It runs on the service's port only: a gateway column would
-// need as many employees again to stay cold.
-func clockInOnce(pool, warm []puncher) load.Op {
+// shiftState is a shift change's punchers, minted by its prepare: tokens
+// of their own, which timekeeping has never verified, as a morning's
+// logins would bring.
+type shiftState struct{ pool []puncher }
+
+// shiftPool is the shift change's employees, the spread workload's first
+// coldEmployees (a few companies, in order), each with a new token.
+func (r *runner) shiftPool() []puncher {
+	pool := r.clockInPool(r.data.Spread)
+	return pool[:min(coldEmployees, len(pool))]
+}
+
+// forgetShift makes every employee of the shift change unknown to
+// timekeeping: it records their companies as changed in the employee
+// database (as a schedule edited there would: pkg/changefeed), waits for
+// the employee service's relay to publish them, then for timekeeping to
+// read them (every EMPLOYEE_CHANGES_INTERVAL, 1 s). Without it the
+// records the known shift change and the spread workload left in the
+// cache (they live a day while the changes are followed) would serve.
+func (r *runner) forgetShift(ctx context.Context) error {
+	db := r.pools["employee"]
+	companies := make([]int64, 0, len(r.data.Spread))
+	for _, c := range r.data.Spread {
+		companies = append(companies, c.ID)
+	}
+	if _, err := db.Exec(ctx, `INSERT INTO funcionarios_alterados (empresa_id) SELECT unnest($1::bigint[])`, companies); err != nil {
+		return fmt.Errorf("troca de turno: marcar as empresas alteradas: %w", err)
+	}
+	for {
+		var pending int
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM funcionarios_alterados`).Scan(&pending); err != nil {
+			return err
+		}
+		if pending == 0 {
+			break
+		}
+		if !sleepCtx(ctx, 100*time.Millisecond) {
+			return ctx.Err()
+		}
+	}
+	if !sleepCtx(ctx, 3*time.Second) {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// clockInOnce is a shift change: the measured operations are
+// POST /registropontos by each employee of the shift once, in turn, each
+// with a token timekeeping has not seen. Whether his record is in
+// timekeeping's employee cache is the workload's: the known shift change
+// finds the records the spread workload left, the cold one none
+// (forgetShift). The warm-up punches random employees of warm (another
+// company) to open the connections without touching the shift's
+// records or tokens. It runs on the service's port only: a gateway column
+// would need as many employees again.
+func clockInOnce(shift *shiftState, warm []puncher) load.Op {
 	random := clockIn(warm)
 	return func(w *load.Worker) error {
 		if w.Seq < 0 {
 			return random(w)
 		}
-		return punch(w, pool[w.Seq])
+		return punch(w, shift.pool[w.Seq])
 	}
 }
 

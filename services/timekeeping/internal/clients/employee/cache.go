@@ -7,26 +7,47 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // CacheSize bounds the clock-in cache. An entry is at most about 4 KiB
 // (the record rendered as PublicJSON is less), so a full cache holds under
-// 75 MiB, within a pod's 256 MiB; entries leave after their TTL, so it only fills when that
-// many employees punch within one TTL on one replica (at 30 s, over 600
-// punches a second). Past that the least recently used are dropped.
+// 75 MiB, within a pod's 256 MiB. Past that the least recently used are
+// dropped: a replica that sees more than 20,000 employees within the
+// entries' life fetches the least active again.
 const CacheSize = 20_000
 
-// Cached answers Funcionario from memory for up to a TTL after one
-// successful call to the employee service. It serves the clock-in only:
-// every punch needs the employee, and a record rarely changes.
+// Feed tells whether every change of the employee service made more than
+// within ago is known: a changefeed.Watcher, whose changes the cache
+// Forgets.
+type Feed interface {
+	Current(within time.Duration) bool
+}
+
+// clockSkew widens a change's time when deciding which records it makes
+// stale: the relay that stamped it runs on another machine.
+const clockSkew = 5 * time.Second
+
+// Cached answers Funcionario from memory after one successful call to the
+// employee service. It serves the clock-in only: every punch needs the
+// employee, and a record rarely changes.
 //
-// Staleness: a change made in the employee service (deactivation, new name
-// or CPF) reaches clock-ins at most one TTL later. Within that window a
-// deactivated employee's punch is still recorded, and the AFD type-5
-// alteration record for a new name or CPF is written with the first punch
-// after the entry expires. Routes that must see the current record (the
-// absence, receipt, timesheet and report) call Client directly.
+// How long a record is served: up to its TTL (short: 30 s by default)
+// always, and up to its max age (hours) while the feed of the employee
+// service's changes is current (Feed), which forgets a changed record
+// within about a second and a half (Forget, pkg/changefeed). So the
+// employees of a shift change, who punched hours before, are mostly
+// known, and a dead feed brings the cache back to its TTL.
+//
+// Staleness: a change made in the employee service (new name, CPF,
+// schedule or zone) reaches clock-ins about a second and a half later
+// while the feed is current, at most one TTL later otherwise. Within that
+// window the AFD type-5 alteration record for a new name or CPF is written
+// with the first punch after the record is forgotten. A deactivated
+// employee's tokens are revoked at once (pkg/revocation), whatever the
+// cache holds. Routes that must see the current record (the absence,
+// receipt, timesheet and report) call Client directly.
 //
 // Only successes are kept: a 404 or a failure is asked again on the next
 // punch. Misses are fetched in batches: one call at a time asks for every
@@ -36,7 +57,9 @@ const CacheSize = 20_000
 // one per punch.
 type Cached struct {
 	client  *Client
-	entries *expirable.LRU[cacheKey, Funcionario] // nil: cache disabled
+	entries *expirable.LRU[cacheKey, entry] // nil: cache disabled
+	ttl     time.Duration
+	feed    Feed // nil: entries live ttl
 
 	mu       sync.Mutex
 	waiting  map[int64][]waiter // by employee id, not yet asked for
@@ -46,6 +69,13 @@ type Cached struct {
 // cacheKey names a record by its company and id, so a token of another
 // company never finds it (Client answers it 404).
 type cacheKey struct{ empresaID, id int64 }
+
+// entry is a cached record and when the call that fetched it began: a
+// change published after that moment may have missed it.
+type entry struct {
+	f  Funcionario
+	at time.Time
+}
 
 // waiter is a miss waiting for the next fetch.
 type waiter struct {
@@ -67,11 +97,62 @@ const fetchTimeout = 10 * time.Second
 // front of client; a ttl of zero (or less) disables it, every call going to
 // the employee service.
 func NewCached(client *Client, ttl time.Duration, size int) *Cached {
-	c := &Cached{client: client, waiting: map[int64][]waiter{}}
-	if ttl > 0 {
-		c.entries = expirable.NewLRU[cacheKey, Funcionario](size, nil, ttl)
+	return NewFollowing(client, ttl, size, nil, 0)
+}
+
+// NewFollowing is NewCached whose records also live up to maxAge while
+// feed is current; the feed's changes must reach Forget. A nil feed, or a
+// maxAge not above ttl, is NewCached.
+func NewFollowing(client *Client, ttl time.Duration, size int, feed Feed, maxAge time.Duration) *Cached {
+	c := &Cached{client: client, ttl: ttl, waiting: map[int64][]waiter{}}
+	if ttl <= 0 {
+		return c
 	}
+	life := ttl
+	if feed != nil && maxAge > ttl {
+		c.feed, life = feed, maxAge
+	}
+	c.entries = expirable.NewLRU[cacheKey, entry](size, nil, life)
 	return c
+}
+
+// get is the cached record of k while it may be served: within its TTL,
+// or within its max age while the feed is current.
+func (c *Cached) get(k cacheKey) (Funcionario, bool) {
+	e, ok := c.entries.Get(k)
+	if !ok {
+		return Funcionario{}, false
+	}
+	if time.Since(e.at) < c.ttl || (c.feed != nil && c.feed.Current(c.ttl)) {
+		return e.f, true
+	}
+	return Funcionario{}, false
+}
+
+// Forget drops the records a change of the employee service may have made
+// stale: those fetched before it (give or take the machines' clocks) of
+// the employee, of every employee of the company when it names none, of
+// everyone when it names no company.
+func (c *Cached) Forget(ch changefeed.Change) {
+	if c.entries == nil {
+		return
+	}
+	stale := func(e entry) bool { return e.at.Before(ch.At.Add(clockSkew)) }
+	switch {
+	case ch.EmpresaID == 0:
+		c.entries.Purge()
+	case ch.FuncionarioID != 0:
+		k := cacheKey{ch.EmpresaID, ch.FuncionarioID}
+		if e, ok := c.entries.Peek(k); ok && stale(e) {
+			c.entries.Remove(k)
+		}
+	default:
+		for _, k := range c.entries.Keys() {
+			if e, ok := c.entries.Peek(k); ok && k.empresaID == ch.EmpresaID && stale(e) {
+				c.entries.Remove(k)
+			}
+		}
+	}
 }
 
 // Funcionario is Client.Funcionario through the cache. A cached record
@@ -81,7 +162,7 @@ func (c *Cached) Funcionario(ctx context.Context, empresaID, id int64) (Funciona
 	if c.entries == nil {
 		return c.client.Funcionario(ctx, empresaID, id)
 	}
-	if f, ok := c.entries.Get(cacheKey{empresaID, id}); ok {
+	if f, ok := c.get(cacheKey{empresaID, id}); ok {
 		return f, nil
 	}
 	w := waiter{ctx: ctx, empresaID: empresaID, answer: make(chan fetched, 1)}
@@ -148,6 +229,7 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 	// leaving would fail the others) but with a trace of one of them.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(first), fetchTimeout)
 	defer cancel()
+	at := time.Now()
 	found, err := c.client.Funcionarios(ctx, ids)
 	for _, id := range ids {
 		f, ok := found[id]
@@ -162,7 +244,7 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 			case !ok || f.EmpresaID != w.empresaID:
 				w.answer <- fetched{err: errFuncionarioNotFound}
 			default:
-				c.entries.Add(cacheKey{f.EmpresaID, id}, f)
+				c.entries.Add(cacheKey{f.EmpresaID, id}, entry{f: f, at: at})
 				w.answer <- fetched{f: f}
 			}
 		}
@@ -173,7 +255,7 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 func (c *Cached) served(id int64, ws []waiter) (Funcionario, bool) {
 	var f Funcionario
 	for _, w := range ws {
-		g, ok := c.entries.Get(cacheKey{w.empresaID, id})
+		g, ok := c.get(cacheKey{w.empresaID, id})
 		if !ok {
 			return Funcionario{}, false
 		}

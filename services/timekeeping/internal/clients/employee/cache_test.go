@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/pkg/apierr"
+	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/svcclient"
 )
 
@@ -318,4 +319,97 @@ func TestCachedMissesDuringACallMakeOneMore(t *testing.T) {
 	if calls != 2 || asked != 6 {
 		t.Fatalf("%d calls asking for %d employees, want 2 asking for 6 (10, then 11 12 13 950 14)", calls, asked)
 	}
+}
+
+// feed is a changefeed.Watcher's answer, set by the test.
+type feed struct {
+	mu      sync.Mutex
+	current bool
+}
+
+func (f *feed) Current(time.Duration) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.current
+}
+
+func (f *feed) set(current bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.current = current
+}
+
+// While the feed is current a record outlives its TTL, up to its max
+// age; once the feed is not, the TTL rules again.
+func TestFollowingKeepsRecordsWhileTheFeedIsCurrent(t *testing.T) {
+	p := newFakePeer(t)
+	const ttl, maxAge = 50 * time.Millisecond, 400 * time.Millisecond
+	f := &feed{current: true}
+	c := NewFollowing(New(p.srv.URL, svcclient.WithRetries(0)), ttl, 100, f, maxAge)
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * ttl)
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	wantCount(t, p, 1, "past the TTL, feed current")
+
+	f.set(false)
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	wantCount(t, p, 2, "past the TTL, feed not current")
+	// The record fetched again is fresh: within its TTL it serves even
+	// without the feed.
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	wantCount(t, p, 2, "within the TTL, feed not current")
+
+	f.set(true)
+	time.Sleep(maxAge + ttl)
+	if _, err := lookup(t, c, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	wantCount(t, p, 3, "past the max age, feed current")
+}
+
+// Forget drops what a change may have made stale: the employee's record,
+// his company's, everyone's; never a record fetched well after the change.
+func TestForget(t *testing.T) {
+	p := newFakePeer(t)
+	c := NewFollowing(New(p.srv.URL, svcclient.WithRetries(0)), time.Hour, 100, &feed{current: true}, 2*time.Hour)
+	fill := func() {
+		t.Helper()
+		for _, id := range []int64{10, 11, 12} {
+			if _, err := lookup(t, c, 1, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fill()
+	wantCount(t, p, 3, "three employees")
+	now := time.Now()
+
+	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 10, At: now})
+	c.Forget(changefeed.Change{EmpresaID: 2, FuncionarioID: 11, At: now}) // another company's employee 11
+	fill()
+	wantCount(t, p, 4, "employee 10 forgotten")
+
+	// A change long before the records were fetched leaves them.
+	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 11, At: now.Add(-time.Minute)})
+	c.Forget(changefeed.Change{EmpresaID: 1, At: now.Add(-time.Minute)})
+	fill()
+	wantCount(t, p, 4, "changes older than the records")
+
+	c.Forget(changefeed.Change{EmpresaID: 2, At: now})
+	fill()
+	wantCount(t, p, 4, "another company changed")
+	c.Forget(changefeed.Change{EmpresaID: 1, At: now})
+	fill()
+	wantCount(t, p, 7, "the company changed")
+	c.Forget(changefeed.Change{At: now})
+	fill()
+	wantCount(t, p, 10, "everything forgotten")
 }
