@@ -14,10 +14,12 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/gofiber/fiber/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/apierr"
@@ -74,12 +76,15 @@ type Limiter struct {
 	rl     *redis_rate.Limiter
 	prefix string
 	log    *slog.Logger
+	// owed are the tokens whose first request on this replica went
+	// through without asking Redis, owing it (PerToken).
+	owed *owed
 }
 
 // New keeps the budgets in rdb, under keys "rate:" + prefix + ...
 // (redis_rate adds "rate:" itself).
 func New(rdb *redis.Client, prefix string, log *slog.Logger) *Limiter {
-	return &Limiter{rl: redis_rate.NewLimiter(rdb), prefix: prefix, log: log}
+	return &Limiter{rl: redis_rate.NewLimiter(rdb), prefix: prefix, log: log, owed: newOwed()}
 }
 
 // Failure decides what a request gets when Redis cannot be asked.
@@ -97,7 +102,11 @@ const (
 // Allow spends one request of key's budget: nil, a 429 *apierr.Error with
 // Retry-After, or, when Redis fails, nil or a 503 as onFailure says.
 func (l *Limiter) Allow(ctx context.Context, key string, limit redis_rate.Limit, onFailure Failure) error {
-	res, err := l.rl.Allow(ctx, l.prefix+key, limit)
+	return l.allowN(ctx, key, limit, 1, onFailure)
+}
+
+func (l *Limiter) allowN(ctx context.Context, key string, limit redis_rate.Limit, n int, onFailure Failure) error {
+	res, err := l.rl.AllowN(ctx, l.prefix+key, limit, n)
 	if err != nil {
 		if onFailure == FailClosed {
 			return apierr.Unavailable("redis", fmt.Errorf("ratelimit %s: %w", key, err))
@@ -128,6 +137,14 @@ func (l *Limiter) PerIP(name string, rate Rate, onFailure Failure) (fiber.Handle
 
 // PerToken is a jwtauth.Guard limiting each access token. A token is named
 // by its subject, role and issue time: nothing secret goes to Redis.
+//
+// A token's first request on a replica is let through without asking
+// Redis, and charged with the token's next request there (two at once):
+// a token fresh from a login, as at a shift change, often makes one
+// request, and its first can never exceed a budget of at least one.
+// The price is a request per token and replica that is never charged
+// when the token makes no other there (or only after owedFor), which no
+// budget of this package's size notices.
 func (l *Limiter) PerToken(rate Rate) (jwtauth.Guard, error) {
 	limit, err := rate.Limit()
 	if err != nil {
@@ -139,8 +156,48 @@ func (l *Limiter) PerToken(rate Rate) (jwtauth.Guard, error) {
 			iat = claims.IssuedAt.Unix()
 		}
 		key := "tok:" + claims.Role + ":" + claims.Subject + ":" + strconv.FormatInt(iat, 10)
-		return l.Allow(c.UserContext(), key, limit, FailOpen)
+		n := l.owed.take(key)
+		if n == 0 {
+			return nil
+		}
+		return l.allowN(c.UserContext(), key, limit, n, FailOpen)
 	}, nil
+}
+
+const (
+	// owedSize bounds the tokens remembered per replica (about 100 bytes
+	// each); owedFor is how long one is remembered, an access token's
+	// life (15 minutes by default) or so.
+	owedSize = 100_000
+	owedFor  = 15 * time.Minute
+)
+
+// owed remembers which tokens a replica has seen, and whether the first
+// request of each is still to be charged.
+type owed struct {
+	mu   sync.Mutex
+	seen *expirable.LRU[string, bool] // true: the first request is owed
+}
+
+func newOwed() *owed {
+	return &owed{seen: expirable.NewLRU[string, bool](owedSize, nil, owedFor)}
+}
+
+// take is how many requests of key to charge now: 0 for its first (owed
+// from then on), 2 for the next (its own and the owed one), then 1.
+func (o *owed) take(key string) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	pending, ok := o.seen.Get(key)
+	switch {
+	case !ok:
+		o.seen.Add(key, true)
+		return 0
+	case pending:
+		o.seen.Add(key, false)
+		return 2
+	}
+	return 1
 }
 
 // IPKey is the budget key of a client address. IPv6 clients are grouped by

@@ -40,9 +40,15 @@ type harness struct {
 
 func start(t *testing.T, rdb *redis.Client, failure ratelimit.Failure) *harness {
 	t.Helper()
+	return startReplica(t, rdb, failure, jwttest.NewIssuer(t))
+}
+
+// startReplica is start trusting iss, so that several replicas share its
+// tokens (and, through rdb and the test's prefix, their budgets).
+func startReplica(t *testing.T, rdb *redis.Client, failure ratelimit.Failure, iss *jwttest.Issuer) *harness {
+	t.Helper()
 	log := slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil))
 	limits := ratelimit.New(rdb, redistest.Prefix(t), log)
-	iss := jwttest.NewIssuer(t)
 	v := iss.NewVerifier(t)
 	if err := limits.GuardTokens(v, ratelimit.Config{PerToken: "3/min"}); err != nil {
 		t.Fatal(err)
@@ -97,6 +103,51 @@ func TestPerIPAndPerToken(t *testing.T) {
 	if r := get(t, h.public+"/private", b); r.Status != 200 {
 		t.Fatalf("another token shares the first one's budget: %d", r.Status)
 	}
+}
+
+// A token's first request on a replica asks Redis nothing, and is
+// charged with its next there: the budget is spent exactly, and a replica
+// adds at most one uncharged request per token.
+func TestPerTokenChargesTheFirstRequestWithTheNext(t *testing.T) {
+	rdb := redistest.New(t)
+	iss := jwttest.NewIssuer(t)
+	one, two := startReplica(t, rdb, ratelimit.FailClosed, iss), startReplica(t, rdb, ratelimit.FailClosed, iss)
+	budgets := func() int {
+		keys, err := rdb.Keys(t.Context(), "rate:"+redistest.Prefix(t)+"tok:*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(keys)
+	}
+	a := iss.Funcionario(t, 1, 10)
+	if r := get(t, one.public+"/private", a); r.Status != 200 {
+		t.Fatalf("first request: %d %s", r.Status, r.Body)
+	}
+	if n := budgets(); n != 0 {
+		t.Fatalf("the first request touched %d budgets in Redis, want none", n)
+	}
+	for i := range 2 {
+		if r := get(t, one.public+"/private", a); r.Status != 200 {
+			t.Fatalf("request %d of 3: %d %s", i+2, r.Status, r.Body)
+		}
+	}
+	if n := budgets(); n != 1 {
+		t.Fatalf("%d budgets after the later requests, want 1", n)
+	}
+	want429(t, get(t, one.public+"/private", a)) // the 4th of a 3/min budget
+
+	// Two requests on the first replica, then the other replica's first is
+	// let through uncharged and its second finds one request left for two.
+	b := iss.Funcionario(t, 1, 11)
+	for range 2 {
+		if r := get(t, one.public+"/private", b); r.Status != 200 {
+			t.Fatalf("b on the first replica: %d %s", r.Status, r.Body)
+		}
+	}
+	if r := get(t, two.public+"/private", b); r.Status != 200 {
+		t.Fatalf("b's first request on the second replica: %d %s", r.Status, r.Body)
+	}
+	want429(t, get(t, two.public+"/private", b))
 }
 
 // Without Redis, a FailClosed route answers 503 and the per-token limit
