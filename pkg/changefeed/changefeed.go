@@ -81,10 +81,9 @@ const (
 	// not read the set for longer forgets every record.
 	Retention = time.Hour
 	// Overlap is how far back each read of a Watcher starts before the
-	// previous read began. It covers the relays' clocks being a little
-	// apart from the Watcher's, and a fetch of the employee service that
-	// began before a change and ends after the change was read (its
-	// timeout is 10 s): that record is forgotten by the next read.
+	// previous read began: the relays' clocks may be a little apart from
+	// the Watcher's, and a change published during a read may carry an
+	// earlier score.
 	Overlap = 15 * time.Second
 	// batch bounds the rows one relay pass publishes.
 	batch = 1000
@@ -95,7 +94,8 @@ const (
 
 // Change is one change of the employee service: FuncionarioID 0 stands for
 // every employee of the company, EmpresaID 0 for every record (the feed
-// lost track). At is when the relay published it.
+// lost track). At is when the relay published it, on the relay's clock,
+// or, for every record, when the Watcher's read began, on its own.
 type Change struct {
 	EmpresaID, FuncionarioID int64
 	At                       time.Time
@@ -216,24 +216,29 @@ type Watcher struct {
 	rdb    *redis.Client
 	prefix string
 	log    *slog.Logger
-	forget func(Change)
+	forget func(...Change)
 	now    func() time.Time
 
 	mu sync.Mutex
 	// read is when the last successful read began; relay is the relay's
 	// last heartbeat it saw (zero: none).
 	read, relay time.Time
+	// told are the changes handed to forget that the next read may see
+	// again (member: score), so that each is told once.
+	told map[string]float64
 }
 
 // NewWatcher returns a watcher of the changes under prefix; Follow gives
 // it the cache to tell before it starts.
 func NewWatcher(rdb *redis.Client, prefix string, log *slog.Logger) *Watcher {
-	return &Watcher{rdb: rdb, prefix: prefix, log: log.With("component", "changefeed"), forget: func(Change) {}, now: time.Now}
+	return &Watcher{rdb: rdb, prefix: prefix, log: log.With("component", "changefeed"),
+		forget: func(...Change) {}, now: time.Now, told: map[string]float64{}}
 }
 
-// Follow has the watcher hand every change to forget (a cache's Forget).
-// It must be called before Start or Read.
-func (w *Watcher) Follow(forget func(Change)) { w.forget = forget }
+// Follow has the watcher hand the changes of each read to forget (a
+// cache's Forget), each change once. It must be called before Start or
+// Read.
+func (w *Watcher) Follow(forget func(...Change)) { w.forget = forget }
 
 // Start reads the changes every interval until ctx ends.
 func (w *Watcher) Start(ctx context.Context, interval time.Duration) {
@@ -245,9 +250,9 @@ func (w *Watcher) Start(ctx context.Context, interval time.Duration) {
 }
 
 // Read reads the changes since the previous read (less Overlap) and the
-// relay's heartbeat, and forgets each change. After a first read, or a
-// gap longer than the set keeps changes, it forgets everything: what
-// changed meanwhile cannot be known.
+// relay's heartbeat, and hands those it has not told yet to forget, at
+// once. After a first read, or a gap longer than the set keeps changes,
+// it forgets everything: what changed meanwhile cannot be known.
 func (w *Watcher) Read(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -270,18 +275,30 @@ func (w *Watcher) Read(ctx context.Context) error {
 	if ms, err := hb.Int64(); err == nil {
 		relay = time.UnixMilli(ms)
 	}
+	var changes []Change
 	if last.IsZero() || start.Sub(last) > Retention-Overlap {
-		w.forget(Change{At: start})
+		changes = append(changes, Change{At: start})
+	}
+	w.mu.Lock()
+	for m, score := range w.told { // out of the next read's reach
+		if score < float64(start.Add(-Overlap).UnixMilli()) {
+			delete(w.told, m)
+		}
 	}
 	for _, z := range zs.Val() {
 		m, _ := z.Member.(string)
-		if e, f, ok := parseMember(m); ok {
-			w.forget(Change{EmpresaID: e, FuncionarioID: f, At: time.UnixMilli(int64(z.Score))})
+		e, f, ok := parseMember(m)
+		if !ok || w.told[m] == z.Score {
+			continue
 		}
+		w.told[m] = z.Score
+		changes = append(changes, Change{EmpresaID: e, FuncionarioID: f, At: time.UnixMilli(int64(z.Score))})
 	}
-	w.mu.Lock()
 	w.read, w.relay = start, relay
 	w.mu.Unlock()
+	if len(changes) > 0 {
+		w.forget(changes...)
+	}
 	return nil
 }
 

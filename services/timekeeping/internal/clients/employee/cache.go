@@ -2,6 +2,7 @@ package employee
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 
@@ -64,6 +65,9 @@ type Cached struct {
 	mu       sync.Mutex
 	waiting  map[int64][]waiter // by employee id, not yet asked for
 	fetching bool
+	// changes are the feed's recent changes (Forget).
+	changes changeSet
+	now     func() time.Time
 }
 
 // cacheKey names a record by its company and id, so a token of another
@@ -104,7 +108,7 @@ func NewCached(client *Client, ttl time.Duration, size int) *Cached {
 // feed is current; the feed's changes must reach Forget. A nil feed, or a
 // maxAge not above ttl, is NewCached.
 func NewFollowing(client *Client, ttl time.Duration, size int, feed Feed, maxAge time.Duration) *Cached {
-	c := &Cached{client: client, ttl: ttl, waiting: map[int64][]waiter{}}
+	c := &Cached{client: client, ttl: ttl, waiting: map[int64][]waiter{}, now: time.Now}
 	if ttl <= 0 {
 		return c
 	}
@@ -123,36 +127,90 @@ func (c *Cached) get(k cacheKey) (Funcionario, bool) {
 	if !ok {
 		return Funcionario{}, false
 	}
-	if time.Since(e.at) < c.ttl || (c.feed != nil && c.feed.Current(c.ttl)) {
+	if c.now().Sub(e.at) < c.ttl || (c.feed != nil && c.feed.Current(c.ttl)) {
 		return e.f, true
 	}
 	return Funcionario{}, false
 }
 
-// Forget drops the records a change of the employee service may have made
-// stale: those fetched before it (give or take the machines' clocks) of
-// the employee, of every employee of the company when it names none, of
-// everyone when it names no company.
-func (c *Cached) Forget(ch changefeed.Change) {
-	if c.entries == nil {
+// Forget drops the records the changes of the employee service may have
+// made stale: those fetched before a change (give or take the machines'
+// clocks) of its employee, of every employee of its company when it
+// names none, of everyone when it names no company. The changes are also
+// remembered for as long as a fetch may last, so that a record fetched
+// before a change and arriving after it is not kept (answer).
+func (c *Cached) Forget(changes ...changefeed.Change) {
+	if c.entries == nil || len(changes) == 0 {
 		return
 	}
-	stale := func(e entry) bool { return e.at.Before(ch.At.Add(clockSkew)) }
-	switch {
-	case ch.EmpresaID == 0:
+	c.mu.Lock()
+	c.changes.add(changes, c.now())
+	c.mu.Unlock()
+	var batch changeSet
+	batch.add(changes, time.Time{})
+	if !batch.all.IsZero() {
 		c.entries.Purge()
-	case ch.FuncionarioID != 0:
-		k := cacheKey{ch.EmpresaID, ch.FuncionarioID}
-		if e, ok := c.entries.Peek(k); ok && stale(e) {
+		return
+	}
+	for k := range batch.employees {
+		if e, ok := c.entries.Peek(k); ok && batch.stale(k, e.at) {
 			c.entries.Remove(k)
 		}
-	default:
-		for _, k := range c.entries.Keys() {
-			if e, ok := c.entries.Peek(k); ok && k.empresaID == ch.EmpresaID && stale(e) {
-				c.entries.Remove(k)
-			}
+	}
+	if len(batch.companies) == 0 {
+		return
+	}
+	for _, k := range c.entries.Keys() {
+		if e, ok := c.entries.Peek(k); ok && batch.stale(k, e.at) {
+			c.entries.Remove(k)
 		}
 	}
+}
+
+// changeSet is the latest change of each employee and company, and of
+// everything.
+type changeSet struct {
+	employees map[cacheKey]time.Time
+	companies map[int64]time.Time
+	all       time.Time
+}
+
+// add keeps changes, and forgets those older than a fetch may last before
+// now (a zero now forgets nothing).
+func (s *changeSet) add(changes []changefeed.Change, now time.Time) {
+	if s.employees == nil {
+		s.employees, s.companies = map[cacheKey]time.Time{}, map[int64]time.Time{}
+	}
+	later := func(a, b time.Time) time.Time {
+		if b.After(a) {
+			return b
+		}
+		return a
+	}
+	for _, ch := range changes {
+		switch {
+		case ch.EmpresaID == 0:
+			s.all = later(s.all, ch.At)
+		case ch.FuncionarioID == 0:
+			s.companies[ch.EmpresaID] = later(s.companies[ch.EmpresaID], ch.At)
+		default:
+			k := cacheKey{ch.EmpresaID, ch.FuncionarioID}
+			s.employees[k] = later(s.employees[k], ch.At)
+		}
+	}
+	if now.IsZero() {
+		return
+	}
+	cutoff := now.Add(-fetchTimeout - 2*clockSkew)
+	maps.DeleteFunc(s.employees, func(_ cacheKey, at time.Time) bool { return at.Before(cutoff) })
+	maps.DeleteFunc(s.companies, func(_ int64, at time.Time) bool { return at.Before(cutoff) })
+}
+
+// stale tells whether a record of k fetched at at may predate a change.
+// Forgetting everything is the replica's own decision, on its own clock.
+func (s *changeSet) stale(k cacheKey, at time.Time) bool {
+	before := func(change time.Time) bool { return !change.IsZero() && at.Before(change.Add(clockSkew)) }
+	return at.Before(s.all) || before(s.companies[k.empresaID]) || before(s.employees[k])
 }
 
 // Funcionario is Client.Funcionario through the cache. A cached record
@@ -229,7 +287,7 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 	// leaving would fail the others) but with a trace of one of them.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(first), fetchTimeout)
 	defer cancel()
-	at := time.Now()
+	at := c.now()
 	found, err := c.client.Funcionarios(ctx, ids)
 	for _, id := range ids {
 		f, ok := found[id]
@@ -244,10 +302,22 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 			case !ok || f.EmpresaID != w.empresaID:
 				w.answer <- fetched{err: errFuncionarioNotFound}
 			default:
-				c.entries.Add(cacheKey{f.EmpresaID, id}, entry{f: f, at: at})
+				c.keep(cacheKey{f.EmpresaID, id}, entry{f: f, at: at})
 				w.answer <- fetched{f: f}
 			}
 		}
+	}
+}
+
+// keep caches e unless a change told since its fetch began makes it
+// stale already.
+func (c *Cached) keep(k cacheKey, e entry) {
+	// Under mu, so that Forget's changes are either seen here or, told
+	// after, find the record in the cache.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.changes.stale(k, e.at) {
+		c.entries.Add(k, e)
 	}
 }
 

@@ -377,9 +377,12 @@ func TestFollowingKeepsRecordsWhileTheFeedIsCurrent(t *testing.T) {
 
 // Forget drops what a change may have made stale: the employee's record,
 // his company's, everyone's; never a record fetched well after the change.
+// A record whose fetch began before a change it arrives after is not kept.
 func TestForget(t *testing.T) {
 	p := newFakePeer(t)
 	c := NewFollowing(New(p.srv.URL, svcclient.WithRetries(0)), time.Hour, 100, &feed{current: true}, 2*time.Hour)
+	now := time.Now()
+	c.now = func() time.Time { return now }
 	fill := func() {
 		t.Helper()
 		for _, id := range []int64{10, 11, 12} {
@@ -390,26 +393,36 @@ func TestForget(t *testing.T) {
 	}
 	fill()
 	wantCount(t, p, 3, "three employees")
-	now := time.Now()
 
 	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 10, At: now})
 	c.Forget(changefeed.Change{EmpresaID: 2, FuncionarioID: 11, At: now}) // another company's employee 11
 	fill()
 	wantCount(t, p, 4, "employee 10 forgotten")
-
-	// A change long before the records were fetched leaves them.
-	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 11, At: now.Add(-time.Minute)})
-	c.Forget(changefeed.Change{EmpresaID: 1, At: now.Add(-time.Minute)})
+	// Fetched as the change was told: it may predate it, so it was not kept.
 	fill()
-	wantCount(t, p, 4, "changes older than the records")
+	wantCount(t, p, 5, "employee 10 fetched within the clocks' margin of his change")
+	now = now.Add(time.Minute)
+	fill()
+	fill()
+	wantCount(t, p, 6, "employee 10 fetched a minute after his change")
+
+	// Changes older than the records leave them.
+	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 11, At: now.Add(-2 * time.Minute)},
+		changefeed.Change{EmpresaID: 1, At: now.Add(-2 * time.Minute)})
+	fill()
+	wantCount(t, p, 6, "changes older than the records")
 
 	c.Forget(changefeed.Change{EmpresaID: 2, At: now})
 	fill()
-	wantCount(t, p, 4, "another company changed")
+	wantCount(t, p, 6, "another company changed")
 	c.Forget(changefeed.Change{EmpresaID: 1, At: now})
+	now = now.Add(time.Minute)
 	fill()
-	wantCount(t, p, 7, "the company changed")
+	wantCount(t, p, 9, "the company changed")
 	c.Forget(changefeed.Change{At: now})
+	now = now.Add(time.Minute)
 	fill()
-	wantCount(t, p, 10, "everything forgotten")
+	wantCount(t, p, 12, "everything forgotten")
+	fill()
+	wantCount(t, p, 12, "everything fetched again and kept")
 }
