@@ -131,11 +131,19 @@ func NewRelay(db *pgxpool.Pool, rdb redis.Cmdable, prefix string, log *slog.Logg
 	return &Relay{db: db, rdb: rdb, prefix: prefix, log: log.With("component", "changefeed"), now: time.Now}
 }
 
-// Start runs a pass every interval until ctx ends.
+// Start runs a pass every interval until ctx ends. A failure is logged
+// when passes start failing and when they work again, not at every pass.
 func (r *Relay) Start(ctx context.Context, interval time.Duration) {
+	failing := false
 	go clock.Every(ctx, interval, func() {
-		if _, err := r.Pass(ctx); err != nil && ctx.Err() == nil {
-			r.log.WarnContext(ctx, "publishing employee changes failed; the clock-in caches fall back to their short TTL", "err", err.Error())
+		_, err := r.Pass(ctx)
+		switch {
+		case err != nil && !failing && ctx.Err() == nil:
+			r.log.WarnContext(ctx, "publishing employee changes failed; the clock-in caches fall back to their short TTL until it works again", "err", err.Error())
+			failing = true
+		case err == nil && failing:
+			r.log.InfoContext(ctx, "publishing employee changes works again")
+			failing = false
 		}
 	})
 }
@@ -294,11 +302,14 @@ func (w *Watcher) Read(ctx context.Context) error {
 		w.told[m] = z.Score
 		changes = append(changes, Change{EmpresaID: e, FuncionarioID: f, At: time.UnixMilli(int64(z.Score))})
 	}
-	w.read, w.relay = start, relay
 	w.mu.Unlock()
+	// Forgotten before the read counts for Current.
 	if len(changes) > 0 {
 		w.forget(changes...)
 	}
+	w.mu.Lock()
+	w.read, w.relay = start, relay
+	w.mu.Unlock()
 	return nil
 }
 
