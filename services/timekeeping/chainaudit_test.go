@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/clock/clocktest"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
@@ -133,5 +134,62 @@ func TestChainAuditSlices(t *testing.T) {
 	}
 	if got := audited(); got["integra"] != false || got["nsrQuebra"] != float64(8) || got["ultimoNsrVerificado"] != float64(7) {
 		t.Fatalf("after the gap: %v", got)
+	}
+}
+
+// Every Limits.Review the audit verifies again the records behind each
+// checkpoint, from NSR 1: a record changed there by the owner, which the
+// incremental audit never reads again, is found then, and an intact chain
+// is left as it was, its next review a period away.
+func TestChainAuditReview(t *testing.T) {
+	t.Parallel()
+	e, c, w := newShop(t, nil)
+	other, o := e.outsider()
+	for i := range 3 {
+		e.punch(w, local(2026, 3, 9, 8+i, 0))
+	}
+	e.punch(o, local(2026, 3, 9, 8, 0))
+	now := &clocktest.Source{}
+	now.Set(time.Now())
+	const review = 24 * time.Hour
+	a := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(now.Now),
+		chainaudit.Limits{Slice: 2, Review: review})
+	audited := func(token string) map[string]any { return e.pub("GET", "/registropontos/cadeia", token, nil).obj(t) }
+
+	// The first audit reads every record: it is the first review too.
+	if res, err := a.Once(t.Context()); err != nil || res.Records != 6 || res.Reviewed != 0 || res.Broken != 0 {
+		t.Fatalf("first run %+v, %v", res, err)
+	}
+	if _, err := dbtest.AsOwner(t, e.dbURL).Exec(t.Context(), `ALTER TABLE registros_ponto DISABLE TRIGGER USER;
+		UPDATE registros_ponto SET horario_registro = horario_registro + interval '10 minutes' WHERE empresa_id = 1 AND nsr = 2;
+		ALTER TABLE registros_ponto ENABLE TRIGGER USER`); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := a.Once(t.Context()); err != nil || res.Companies != 0 || res.Broken != 0 {
+		t.Fatalf("a run before the review is due %+v, %v", res, err)
+	}
+	if got := audited(c.token); got["integra"] != true {
+		t.Fatalf("before the review: %v", got)
+	}
+
+	now.Set(now.Now().Add(review + time.Minute))
+	res, err := a.Once(t.Context())
+	// Company 1's review stops at NSR 2; company 2's reads both records.
+	if err != nil || res.Companies != 2 || res.Records != 0 || res.Reviewed != 3 || res.Broken != 1 {
+		t.Fatalf("the review %+v, %v", res, err)
+	}
+	if got := audited(c.token); got["integra"] != false || got["nsrQuebra"] != float64(2) || got["ultimoNsrVerificado"] != float64(4) {
+		t.Fatalf("after the review found the change: %v", got)
+	}
+	if got := audited(other.token); got["integra"] != true || got["ultimoNsrVerificado"] != float64(2) {
+		t.Fatalf("the intact chain after its review: %v", got)
+	}
+	if v := testutil.ToFloat64(a.Collectors()[0]); v != 1 {
+		t.Fatalf("ponto_chain_broken_companies = %v", v)
+	}
+	// Reviewed, company 2 is not due again for a period; company 1 stays
+	// flagged.
+	if res, err := a.Once(t.Context()); err != nil || res.Companies != 0 || res.Reviewed != 0 || res.Broken != 1 {
+		t.Fatalf("the run after the review %+v, %v", res, err)
 	}
 }

@@ -83,6 +83,11 @@ type Config struct {
 	ChainAuditInterval time.Duration `conf:"env:CHAIN_AUDIT_INTERVAL,default:5m,help:how often every company's chain is re-verified incrementally (0: never)"`
 	ChainAuditSlice    int64         `conf:"env:CHAIN_AUDIT_SLICE,default:50000,help:most records the chain audit verifies in one transaction (0: no limit)"`
 	ChainAuditRate     float64       `conf:"env:CHAIN_AUDIT_RATE,default:50000,help:most records the chain audit verifies per second (0: no limit)"`
+	// ChainAuditReview is how often the audit verifies again each
+	// company's records behind its checkpoint, from NSR 1 (chainaudit,
+	// Limits.Review): a week, about 3½ minutes of one core's audit for 10
+	// million records at the default rate.
+	ChainAuditReview time.Duration `conf:"env:CHAIN_AUDIT_REVIEW,default:168h,help:how often every company's whole chain is verified again from NSR 1 (0: never)"`
 	// EmployeeCacheTTL is how long a clock-in keeps an employee record it
 	// fetched, and so how late it sees a deactivation or a new name or CPF
 	// made in the employee service (see employee.Cached); 0 fetches on
@@ -225,7 +230,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// Chain audit
 
 	if cfg.ChainAuditInterval > 0 {
-		auditor := chainaudit.New(db, log, clk, chainaudit.Limits{Slice: cfg.ChainAuditSlice, Rate: cfg.ChainAuditRate})
+		auditor := chainaudit.New(db, log, clk, chainaudit.Limits{Slice: cfg.ChainAuditSlice, Rate: cfg.ChainAuditRate,
+			Review: cfg.ChainAuditReview})
 		srv.Metrics.MustRegister(auditor.Collectors()...)
 		go auditor.Run(ctx, cfg.ChainAuditInterval)
 	}

@@ -8,6 +8,13 @@
 // size of the table. A broken chain stays flagged, with its NSR, until
 // someone looks into it: it is exported as a metric and logged.
 //
+// Going on from a checkpoint trusts what is behind it: a record changed
+// there by someone who can bypass the tables' append-only triggers (the
+// database's owner) would never be read again. So every Limits.Review the
+// audit also reviews each company's records from NSR 1 up to its
+// checkpoint, in the same slices and at the same pace, and flags a break
+// it finds there like any other.
+//
 // The first pass over a large table (a new deployment over years of
 // records, or 10 million at make bench BENCH_SCALE=10) is bounded: each
 // transaction verifies one slice of a company's records and saves how far
@@ -47,6 +54,9 @@ type Limits struct {
 	Slice int64
 	// Rate is the most records verified per second (0: no limit).
 	Rate float64
+	// Review is how long a company's records behind its checkpoint go
+	// without being verified again from NSR 1 (0: never).
+	Review time.Duration
 }
 
 // Auditor audits chains.
@@ -56,6 +66,7 @@ type Auditor struct {
 	clock    *clock.Clock
 	slice    int64
 	pace     *rate.Limiter // nil: no limit
+	review   time.Duration
 	broken   prometheus.Gauge
 	verified prometheus.Counter
 	runs     *prometheus.CounterVec
@@ -74,7 +85,7 @@ func New(db *pgxpool.Pool, log *slog.Logger, clk *clock.Clock, lim Limits) *Audi
 		// audit waits for the rate to catch up.
 		pace = rate.NewLimiter(rate.Limit(lim.Rate), int(min(slice, math.MaxInt32)))
 	}
-	return &Auditor{db: db, log: log, clock: clk, slice: slice, pace: pace,
+	return &Auditor{db: db, log: log, clock: clk, slice: slice, pace: pace, review: lim.Review,
 		broken: prometheus.NewGauge(prometheus.GaugeOpts{Name: "ponto_chain_broken_companies",
 			Help: "Companies whose chain of REP records the audit found broken."}),
 		verified: prometheus.NewCounter(prometheus.CounterOpts{Name: "ponto_chain_verified_records_total",
@@ -108,13 +119,15 @@ func (a *Auditor) Run(ctx context.Context, interval time.Duration) {
 
 // Result is what one run did.
 type Result struct {
-	Companies int   // companies whose chain moved and was checked
-	Records   int64 // records verified
+	Companies int   // companies whose chain moved, or whose review was due, and was checked
+	Records   int64 // records verified after the checkpoints
+	Reviewed  int64 // records verified again behind the checkpoints (Limits.Review)
 	Broken    int   // companies flagged broken (all of them, not only this run's)
 	Skipped   bool  // another replica holds the lock
 }
 
-// Once audits every company whose chain moved since its last audit.
+// Once audits every company whose chain moved since its last audit, and
+// reviews those whose review is due.
 func (a *Auditor) Once(ctx context.Context) (Result, error) {
 	var res Result
 	conn, err := a.db.Acquire(ctx)
@@ -133,8 +146,9 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, lockKey) }()
 	rows, _ := conn.Query(ctx, `SELECT c.empresa_id FROM cadeias c
 		LEFT JOIN auditorias_cadeia a ON a.empresa_id = c.empresa_id
-		WHERE a.empresa_id IS NULL OR (a.nsr_quebra IS NULL AND a.ultimo_nsr < c.ultimo_nsr)
-		ORDER BY c.empresa_id`)
+		WHERE a.empresa_id IS NULL OR (a.nsr_quebra IS NULL AND (a.ultimo_nsr < c.ultimo_nsr
+			OR ($1 AND (a.revisao_nsr IS NOT NULL OR a.revisada_em IS NULL OR a.revisada_em <= $2))))
+		ORDER BY c.empresa_id`, a.review > 0, a.clock.Now().Add(-a.review))
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
 		a.runs.WithLabelValues("error").Inc()
@@ -142,6 +156,11 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 	}
 	for _, id := range ids {
 		n, err := a.Company(ctx, id)
+		if err == nil && a.review > 0 {
+			var r int64
+			r, err = a.Review(ctx, id)
+			res.Reviewed += r
+		}
 		if err != nil {
 			a.runs.WithLabelValues("error").Inc()
 			return res, err
@@ -181,9 +200,23 @@ var errBroken = errors.New("chainaudit: broken chain")
 // break is recorded (and logged), not returned: only a failure to read is
 // an error.
 func (a *Auditor) Company(ctx context.Context, empresaID int64) (int64, error) {
+	return a.slices(ctx, empresaID, a.auditSlice)
+}
+
+// Review verifies company empresaID's records again from NSR 1 up to its
+// checkpoint when Limits.Review has passed since the last review (or one
+// is under way), one slice per transaction, and returns how many it
+// verified. As in Company, a break is recorded, not returned.
+func (a *Auditor) Review(ctx context.Context, empresaID int64) (int64, error) {
+	return a.slices(ctx, empresaID, a.reviewSlice)
+}
+
+// slices runs slice until it is done, at the audit's pace.
+func (a *Auditor) slices(ctx context.Context, empresaID int64,
+	slice func(context.Context, int64) (int64, bool, error)) (int64, error) {
 	var verified int64
 	for {
-		n, done, err := a.auditSlice(ctx, empresaID)
+		n, done, err := slice(ctx, empresaID)
 		verified += n
 		a.verified.Add(float64(n))
 		if err == nil && a.pace != nil {
@@ -231,6 +264,64 @@ func (a *Auditor) auditSlice(ctx context.Context, empresaID int64) (verified int
 		return 0, false, err // nothing saved
 	}
 	return verified, done, nil
+}
+
+// reviewSlice verifies the next slice of the review of company
+// empresaID's records, saves how far it got, and says whether the review
+// is done: the checkpoint reached (where the recomputed chain must meet
+// the checkpoint's hash), a break found, or no review due.
+func (a *Auditor) reviewSlice(ctx context.Context, empresaID int64) (verified int64, done bool, err error) {
+	err = pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			cp, err := ReadCheckpoint(ctx, tx, empresaID)
+			if err != nil {
+				return err
+			}
+			r := cp.review
+			due := r.underWay || r.endedAt == nil || !r.endedAt.After(a.clock.Now().Add(-a.review))
+			if cp.Quebra != 0 || !due {
+				done = true
+				return nil
+			}
+			end := chainEnd{nsr: min(cp.NSR, r.nsr+a.slice)}
+			last, hash, n, brk := verify(ctx, tx, empresaID, r.nsr, r.hash, end)
+			verified, done = n, last == cp.NSR || brk != nil
+			if brk == nil && last == cp.NSR && hash != cp.Hash {
+				brk = fmt.Errorf("%w: the review's chain at NSR %d does not meet the checkpoint's hash", errBroken, last)
+			}
+			if brk != nil && !errors.Is(brk, errBroken) {
+				return brk
+			}
+			return a.saveReview(ctx, empresaID, last, hash, done, brk)
+		})
+	if err != nil {
+		return 0, false, err
+	}
+	return verified, done, nil
+}
+
+// saveReview records how far the review got: the NSR and hash to go on
+// from, or, when done, when it ended; a break as save records one.
+func (a *Auditor) saveReview(ctx context.Context, empresaID, last int64, hash string, done bool, brk error) error {
+	if brk != nil {
+		at := last + 1
+		a.log.Error("chain audit: broken chain found by the review", "empresaId", empresaID, "nsr", at, "err", brk)
+		_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET nsr_quebra = $2, erro = $3, revisao_nsr = NULL,
+			revisao_hash = NULL WHERE empresa_id = $1`, empresaID, at, brk.Error())
+		return err
+	}
+	if done {
+		_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET revisao_nsr = NULL, revisao_hash = NULL, revisada_em = $2
+			WHERE empresa_id = $1`, empresaID, a.clock.Now())
+		return err
+	}
+	var h *string
+	if hash != "" {
+		h = &hash
+	}
+	_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET revisao_nsr = $2, revisao_hash = $3 WHERE empresa_id = $1`,
+		empresaID, last, h)
+	return err
 }
 
 // chainEnd is where a slice of the audit stops: the chain head (its NSR
@@ -307,8 +398,10 @@ func (a *Auditor) save(ctx context.Context, empresaID, last int64, hash string, 
 		h = &hash
 	}
 	// The transaction is read-only: the verdict is written apart.
-	_, err := a.db.Exec(ctx, `INSERT INTO auditorias_cadeia (empresa_id, ultimo_nsr, ultimo_hash, verificado_em, nsr_quebra, erro)
-		VALUES ($1, $2, $3, $4, $5, $6)
+	// A company's first audit reads its chain from NSR 1: it counts as a
+	// review (revisada_em), set on the row's creation only.
+	_, err := a.db.Exec(ctx, `INSERT INTO auditorias_cadeia (empresa_id, ultimo_nsr, ultimo_hash, verificado_em, nsr_quebra, erro, revisada_em)
+		VALUES ($1, $2, $3, $4, $5, $6, $4)
 		ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = $2, ultimo_hash = $3, verificado_em = $4,
 			nsr_quebra = $5, erro = $6`, empresaID, last, h, a.clock.Now(), quebra, msg)
 	return err
@@ -342,6 +435,17 @@ type Checkpoint struct {
 	Hash         string     // the hash of the last punch up to NSR ("" before the first)
 	Quebra       int64      // the first NSR that does not verify (0: no break found)
 	VerificadoEm *time.Time // when the audit last went over the chain (nil: never)
+	review       reviewState
+}
+
+// reviewState is where the review of the records behind the checkpoint
+// stands: under way up to nsr (whose last punch hash is hash), and when
+// the last one ended (nil: never).
+type reviewState struct {
+	underWay bool
+	nsr      int64
+	hash     string
+	endedAt  *time.Time
 }
 
 // ReadCheckpoint returns company empresaID's checkpoint, read through q
@@ -349,11 +453,13 @@ type Checkpoint struct {
 // Checkpoint.
 func ReadCheckpoint(ctx context.Context, q database.RowQuerier, empresaID int64) (Checkpoint, error) {
 	var c Checkpoint
-	var hash *string
-	var quebra *int64
+	var hash, reviewHash *string
+	var quebra, reviewNSR *int64
 	var at time.Time
-	err := q.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text, nsr_quebra, verificado_em FROM auditorias_cadeia
-		WHERE empresa_id = $1`, empresaID).Scan(&c.NSR, &hash, &quebra, &at)
+	err := q.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text, nsr_quebra, verificado_em,
+			revisao_nsr, revisao_hash::text, revisada_em
+		FROM auditorias_cadeia WHERE empresa_id = $1`, empresaID).
+		Scan(&c.NSR, &hash, &quebra, &at, &reviewNSR, &reviewHash, &c.review.endedAt)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return Checkpoint{}, nil
@@ -363,6 +469,9 @@ func ReadCheckpoint(ctx context.Context, q database.RowQuerier, empresaID int64)
 	c.Hash, c.VerificadoEm = deref(hash), &at
 	if quebra != nil {
 		c.Quebra = *quebra
+	}
+	if reviewNSR != nil {
+		c.review.underWay, c.review.nsr, c.review.hash = true, *reviewNSR, deref(reviewHash)
 	}
 	return c, nil
 }
