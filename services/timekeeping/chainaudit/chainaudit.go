@@ -144,21 +144,33 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 		return res, nil
 	}
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, lockKey) }()
-	rows, _ := conn.Query(ctx, `SELECT c.empresa_id FROM cadeias c
-		LEFT JOIN auditorias_cadeia a ON a.empresa_id = c.empresa_id
-		WHERE a.empresa_id IS NULL OR (a.nsr_quebra IS NULL AND (a.ultimo_nsr < c.ultimo_nsr
-			OR ($1 AND (a.revisao_nsr IS NOT NULL OR a.revisada_em IS NULL OR a.revisada_em <= $2))))
-		ORDER BY c.empresa_id`, a.review > 0, a.clock.Now().Add(-a.review))
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	// The companies never audited, those whose chain moved, and those
+	// whose review is due (a company's first audit counts as its review).
+	rows, _ := conn.Query(ctx, `SELECT empresa_id, COALESCE(revisao_devida, false) FROM (
+			SELECT c.empresa_id, a.empresa_id IS NULL AS nova,
+				a.nsr_quebra IS NULL AND a.ultimo_nsr < c.ultimo_nsr AS moveu,
+				a.nsr_quebra IS NULL AND $1 AND (a.revisao_nsr IS NOT NULL OR a.revisada_em IS NULL
+					OR a.revisada_em <= $2) AS revisao_devida
+			FROM cadeias c LEFT JOIN auditorias_cadeia a ON a.empresa_id = c.empresa_id) s
+		WHERE nova OR moveu OR revisao_devida
+		ORDER BY empresa_id`, a.review > 0, a.clock.Now().Add(-a.review))
+	type due struct {
+		id     int64
+		review bool
+	}
+	companies, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (due, error) {
+		var d due
+		return d, row.Scan(&d.id, &d.review)
+	})
 	if err != nil {
 		a.runs.WithLabelValues("error").Inc()
 		return res, fmt.Errorf("chainaudit: companies: %w", err)
 	}
-	for _, id := range ids {
-		n, err := a.Company(ctx, id)
-		if err == nil && a.review > 0 {
+	for _, d := range companies {
+		n, err := a.Company(ctx, d.id)
+		if err == nil && d.review {
 			var r int64
-			r, err = a.Review(ctx, id)
+			r, err = a.Review(ctx, d.id)
 			res.Reviewed += r
 		}
 		if err != nil {
