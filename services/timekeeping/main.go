@@ -202,13 +202,17 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		verificacaoLimits: checkLimits,
 		atestado:          cfg.Atestado,
 
-		employeeCache: employeeCache{ttl: cfg.EmployeeCacheTTL, maxAge: cfg.EmployeeCacheMaxAge,
-			feed: changefeed.NewWatcher(rdb, cfg.Redis.KeyPrefix, log)},
+		employeeCache:    employeeCache{ttl: cfg.EmployeeCacheTTL, maxAge: cfg.EmployeeCacheMaxAge},
 		locaisCacheTTL:   cfg.LocaisCacheTTL,
 		zoneCacheTTL:     cfg.ZoneCacheTTL,
 		unavailableAfter: cfg.UnavailableAfter,
 		log:              log,
 		defaultZone:      zone,
+	}
+	// The employee service's changes are followed only when they let the
+	// clock-in keep records past their TTL.
+	if cfg.EmployeeCacheTTL > 0 && cfg.EmployeeCacheMaxAge > cfg.EmployeeCacheTTL {
+		deps.employeeCache.feed = changefeed.NewWatcher(rdb, cfg.Redis.KeyPrefix, log)
 	}
 
 	// -------------------------------------------------------------------------
@@ -224,7 +228,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	mountRoutes(srv, verifier, deps)
 	srv.Metrics.MustRegister(redisclient.Collector(rdb))
-	deps.employeeCache.feed.Start(ctx, cfg.EmployeeChangesInterval)
+	if feed := deps.employeeCache.feed; feed != nil {
+		feed.Start(ctx, cfg.EmployeeChangesInterval)
+	}
 
 	// -------------------------------------------------------------------------
 	// Chain audit
