@@ -5,13 +5,15 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ponto/ponto/tools/stack"
 )
 
 // readByRuntime are variables a service reads outside its configuration
 // struct, so its --help does not list them: the Go runtime's GOMEMLIMIT and
-// the OpenTelemetry SDK's OTEL_* (pkg/telemetry).
+// GOGC, and the OpenTelemetry SDK's OTEL_* (pkg/telemetry).
 func readByRuntime(name string) bool {
-	return name == "GOMEMLIMIT" || strings.HasPrefix(name, "OTEL_")
+	return name == "GOMEMLIMIT" || name == "GOGC" || strings.HasPrefix(name, "OTEL_")
 }
 
 // podEnv is the environment a container gets: name → how it is set.
@@ -126,6 +128,31 @@ func TestEnvMatchesServiceConfig(t *testing.T) {
 	}
 }
 
+// TestGOGCAsTheLocalStack: each service runs with the GOGC the local stack
+// gives it (stack.GOGC; none: Go's default), so that make bench measures
+// the services as deployed.
+func TestGOGCAsTheLocalStack(t *testing.T) {
+	for values := range valuesFiles {
+		t.Run(values, func(t *testing.T) {
+			objs := render(t, values)
+			for _, svc := range serviceNames() {
+				c := serviceContainers(t, objs, svc)["Deployment "+fullname(svc)]
+				if c == nil {
+					t.Errorf("%s: no container", svc)
+					continue
+				}
+				env, err := containerEnv(objs, c)
+				if err != nil {
+					t.Fatalf("%s: %v", svc, err)
+				}
+				if got, want := env["GOGC"].value, stack.GOGC[svc]; got != want {
+					t.Errorf("%s: GOGC %q in the chart, %q in tools/stack", svc, got, want)
+				}
+			}
+		})
+	}
+}
+
 // envProblems lists what is wrong with a container's environment for the
 // service's configuration.
 func envProblems(svc, where string, cfg serviceConfig, env podEnv) []string {
@@ -201,7 +228,7 @@ func TestCheckEnvCatchesMistakes(t *testing.T) {
 		}
 	}
 	good := podEnv{"DB_URL": {secret: "db/url"}, "STRIPE_SECRET_KEY": {secret: "s/k"},
-		"GOMEMLIMIT": {value: "230MiB"}, "OTEL_EXPORTER_OTLP_ENDPOINT": {value: "http://collector:4318"}}
+		"GOMEMLIMIT": {value: "230MiB"}, "GOGC": {value: "400"}, "OTEL_EXPORTER_OTLP_ENDPOINT": {value: "http://collector:4318"}}
 	if p := envProblems("svc", "test", cfg, good); len(p) > 0 {
 		t.Errorf("a correct environment was reported: %v", p)
 	}

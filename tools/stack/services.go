@@ -27,6 +27,13 @@ const (
 	trustedProxies = host + "/32"
 )
 
+// GOGC is each service's GOGC as the chart deploys it
+// (charts/ponto/values.yaml, services.<name>.env; tools/k8scheck keeps the
+// two equal), so that make run, the end-to-end tests and make bench
+// collect garbage as a deployment does. A service not named keeps Go's
+// default.
+var GOGC = map[string]string{"employee": "400", "timekeeping": "400"}
+
 // service is what the stack needs to know about one service.
 type service struct {
 	name string
@@ -64,6 +71,9 @@ func (o *Options) env(s service) []string {
 		// Redis.
 		"REDIS_ADDR=" + o.RedisAddr,
 		"REDIS_KEY_PREFIX=" + o.RedisKeyPrefix,
+	}
+	if gc, ok := GOGC[s.name]; ok {
+		env = append(env, "GOGC="+gc)
 	}
 	// Every service gets every internal URL; ardanlabs/conf ignores the
 	// ones a service does not declare.
