@@ -132,25 +132,15 @@ func TestEnvMatchesServiceConfig(t *testing.T) {
 // gives it (stack.GOGC; none: Go's default), so that make bench measures
 // the services as deployed.
 func TestGOGCAsTheLocalStack(t *testing.T) {
-	for values := range valuesFiles {
-		t.Run(values, func(t *testing.T) {
-			objs := render(t, values)
-			for _, svc := range serviceNames() {
-				c := serviceContainers(t, objs, svc)["Deployment "+fullname(svc)]
-				if c == nil {
-					t.Errorf("%s: no container", svc)
-					continue
-				}
-				env, err := containerEnv(objs, c)
-				if err != nil {
-					t.Fatalf("%s: %v", svc, err)
-				}
-				if got, want := env["GOGC"].value, stack.GOGC[svc]; got != want {
-					t.Errorf("%s: GOGC %q in the chart, %q in tools/stack", svc, got, want)
-				}
-			}
-		})
-	}
+	eachServiceContainer(t, func(t *testing.T, objs []obj, svc string, c map[string]any) {
+		env, err := containerEnv(objs, c)
+		if err != nil {
+			t.Fatalf("%s: %v", svc, err)
+		}
+		if got, want := env["GOGC"].value, stack.GOGC[svc]; got != want {
+			t.Errorf("%s: GOGC %q in the chart, %q in tools/stack", svc, got, want)
+		}
+	})
 }
 
 // envProblems lists what is wrong with a container's environment for the

@@ -250,6 +250,24 @@ func goMemLimitProblems(c map[string]any) []string {
 // TestServiceProbesUseInternalPort: liveness /healthz and readiness /readyz
 // on the internal listener.
 func TestServiceProbesUseInternalPort(t *testing.T) {
+	eachServiceContainer(t, func(t *testing.T, _ []obj, svc string, c map[string]any) {
+		internal := containerPort(c, "internal")
+		if internal == nil {
+			t.Errorf("%s: no container port named internal", svc)
+		}
+		for probe, path := range map[string]string{"livenessProbe": "/healthz", "readinessProbe": "/readyz"} {
+			p := mapAt(c, probe, "httpGet")
+			port := get(p, "port")
+			if str(p, "path") != path || (port != "internal" && port != internal) {
+				t.Errorf("%s: %s is %v, want GET %s on the internal port", svc, probe, p, path)
+			}
+		}
+	})
+}
+
+// eachServiceContainer calls check with the container of every service's
+// Deployment, as each values file renders it.
+func eachServiceContainer(t *testing.T, check func(t *testing.T, objs []obj, svc string, c map[string]any)) {
 	for values := range valuesFiles {
 		t.Run(values, func(t *testing.T) {
 			objs := render(t, values)
@@ -259,17 +277,7 @@ func TestServiceProbesUseInternalPort(t *testing.T) {
 					t.Errorf("%s: no container", svc)
 					continue
 				}
-				internal := containerPort(c, "internal")
-				if internal == nil {
-					t.Errorf("%s: no container port named internal", svc)
-				}
-				for probe, path := range map[string]string{"livenessProbe": "/healthz", "readinessProbe": "/readyz"} {
-					p := mapAt(c, probe, "httpGet")
-					port := get(p, "port")
-					if str(p, "path") != path || (port != "internal" && port != internal) {
-						t.Errorf("%s: %s is %v, want GET %s on the internal port", svc, probe, p, path)
-					}
-				}
+				check(t, objs, svc, c)
 			}
 		})
 	}
