@@ -223,12 +223,23 @@ func (a *Auditor) Review(ctx context.Context, empresaID int64) (int64, error) {
 	return a.slices(ctx, empresaID, a.reviewSlice)
 }
 
-// slices runs slice until it is done, at the audit's pace.
+// slices runs slice until it is done, at the audit's pace, each slice in
+// a read-only transaction of its own: its snapshot is what it verifies, and
+// it holds that snapshot (and vacuum's horizon) no longer than one slice.
 func (a *Auditor) slices(ctx context.Context, empresaID int64,
-	slice func(context.Context, int64) (int64, bool, error)) (int64, error) {
+	slice func(context.Context, pgx.Tx, int64) (int64, bool, error)) (int64, error) {
 	var verified int64
 	for {
-		n, done, err := slice(ctx, empresaID)
+		var n int64
+		var done bool
+		err := pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+			func(tx pgx.Tx) (err error) {
+				n, done, err = slice(ctx, tx, empresaID)
+				return err
+			})
+		if err != nil {
+			n = 0 // nothing saved
+		}
 		verified += n
 		a.verified.Add(float64(n))
 		if err == nil && a.pace != nil {
@@ -245,71 +256,56 @@ func (a *Auditor) slices(ctx context.Context, empresaID int64,
 	}
 }
 
-// auditSlice verifies the next slice of company empresaID's records after its
-// last audit, saves how far it got, and says whether the audit of the
-// company is done: the chain head reached, or a break found.
-func (a *Auditor) auditSlice(ctx context.Context, empresaID int64) (verified int64, done bool, err error) {
-	err = pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
-		func(tx pgx.Tx) error {
-			start, err := ReadCheckpoint(ctx, tx, empresaID)
-			if err != nil {
-				return err
-			}
-			var head int64
-			var headHash *string
-			if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
-				empresaID).Scan(&head, &headHash); err != nil {
-				return err
-			}
-			end := chainEnd{nsr: head, hash: deref(headHash), head: true}
-			if head-start.NSR > a.slice {
-				end = chainEnd{nsr: start.NSR + a.slice}
-			}
-			last, hash, n, brk := verify(ctx, tx, empresaID, start.NSR, start.Hash, end)
-			verified, done = n, end.head || brk != nil
-			if brk != nil && !errors.Is(brk, errBroken) {
-				return brk
-			}
-			return a.save(ctx, empresaID, last, hash, brk)
-		})
-	if err != nil {
-		return 0, false, err // nothing saved
-	}
-	return verified, done, nil
-}
-
-// reviewSlice verifies the next slice of the review of company
-// empresaID's records, saves how far it got, and says whether the review
-// is done: the checkpoint reached (where the recomputed chain must meet
-// the checkpoint's hash), a break found, or no review due.
-func (a *Auditor) reviewSlice(ctx context.Context, empresaID int64) (verified int64, done bool, err error) {
-	err = pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
-		func(tx pgx.Tx) error {
-			cp, err := ReadCheckpoint(ctx, tx, empresaID)
-			if err != nil {
-				return err
-			}
-			r := cp.review
-			due := r.underWay || r.endedAt == nil || !r.endedAt.After(a.clock.Now().Add(-a.review))
-			if cp.Quebra != 0 || !due {
-				done = true
-				return nil
-			}
-			end := chainEnd{nsr: min(cp.NSR, r.nsr+a.slice)}
-			last, hash, n, brk := verify(ctx, tx, empresaID, r.nsr, r.hash, end)
-			verified, done = n, last == cp.NSR || brk != nil
-			if brk == nil && last == cp.NSR && hash != cp.Hash {
-				brk = fmt.Errorf("%w: the review's chain at NSR %d does not meet the checkpoint's hash", errBroken, last)
-			}
-			if brk != nil && !errors.Is(brk, errBroken) {
-				return brk
-			}
-			return a.saveReview(ctx, empresaID, last, hash, done, brk)
-		})
+// auditSlice verifies, in tx, the next slice of company empresaID's
+// records after its last audit, saves how far it got, and says whether
+// the audit of the company is done: the chain head reached, or a break
+// found.
+func (a *Auditor) auditSlice(ctx context.Context, tx pgx.Tx, empresaID int64) (verified int64, done bool, err error) {
+	start, err := ReadCheckpoint(ctx, tx, empresaID)
 	if err != nil {
 		return 0, false, err
 	}
-	return verified, done, nil
+	var head int64
+	var headHash *string
+	if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
+		empresaID).Scan(&head, &headHash); err != nil {
+		return 0, false, err
+	}
+	end := chainEnd{nsr: head, hash: deref(headHash), head: true}
+	if head-start.NSR > a.slice {
+		end = chainEnd{nsr: start.NSR + a.slice}
+	}
+	last, hash, n, brk := verify(ctx, tx, empresaID, start.NSR, start.Hash, end)
+	if brk != nil && !errors.Is(brk, errBroken) {
+		return 0, false, brk
+	}
+	return n, end.head || brk != nil, a.save(ctx, empresaID, last, hash, brk)
+}
+
+// reviewSlice verifies, in tx, the next slice of the review of company
+// empresaID's records, saves how far it got, and says whether the review
+// is done: the checkpoint reached (where the recomputed chain must meet
+// the checkpoint's hash), a break found, or no review due.
+func (a *Auditor) reviewSlice(ctx context.Context, tx pgx.Tx, empresaID int64) (verified int64, done bool, err error) {
+	cp, err := ReadCheckpoint(ctx, tx, empresaID)
+	if err != nil {
+		return 0, false, err
+	}
+	r := cp.review
+	due := r.underWay || r.endedAt == nil || !r.endedAt.After(a.clock.Now().Add(-a.review))
+	if cp.Quebra != 0 || !due {
+		return 0, true, nil
+	}
+	end := chainEnd{nsr: min(cp.NSR, r.nsr+a.slice)}
+	last, hash, n, brk := verify(ctx, tx, empresaID, r.nsr, r.hash, end)
+	done = last == cp.NSR || brk != nil
+	if brk == nil && last == cp.NSR && hash != cp.Hash {
+		brk = fmt.Errorf("%w: the review's chain at NSR %d does not meet the checkpoint's hash", errBroken, last)
+	}
+	if brk != nil && !errors.Is(brk, errBroken) {
+		return 0, false, brk
+	}
+	return n, done, a.saveReview(ctx, empresaID, last, hash, done, brk)
 }
 
 // saveReview records how far the review got: the NSR and hash to go on
