@@ -24,10 +24,7 @@ func TestChainAudit(t *testing.T) {
 	t.Parallel()
 	e, c, w := newShop(t, nil)
 	_, o := e.outsider()
-	for i := range 3 {
-		e.punch(w, local(2026, 3, 9, 8+i, 0))
-	}
-	e.punch(o, local(2026, 3, 9, 8, 0))
+	punchTwoChains(e, w, o)
 	logs := &logtest.Buffer{}
 	a := chainaudit.New(e.db, slog.New(slog.NewJSONHandler(logs, nil)), clock.New(time.Now), chainaudit.Limits{})
 
@@ -145,10 +142,7 @@ func TestChainAuditReview(t *testing.T) {
 	t.Parallel()
 	e, c, w := newShop(t, nil)
 	other, o := e.outsider()
-	for i := range 3 {
-		e.punch(w, local(2026, 3, 9, 8+i, 0))
-	}
-	e.punch(o, local(2026, 3, 9, 8, 0))
+	punchTwoChains(e, w, o)
 	now := &clocktest.Source{}
 	now.Set(time.Now())
 	const review = 24 * time.Hour
@@ -192,4 +186,13 @@ func TestChainAuditReview(t *testing.T) {
 	if res, err := a.Once(t.Context()); err != nil || res.Companies != 0 || res.Reviewed != 0 || res.Broken != 1 {
 		t.Fatalf("the run after the review %+v, %v", res, err)
 	}
+}
+
+// punchTwoChains gives w's company three punches and o's one: with each
+// employee's type-5 inclusion, chains of four records and two.
+func punchTwoChains(e *env, w, o worker) {
+	for i := range 3 {
+		e.punch(w, local(2026, 3, 9, 8+i, 0))
+	}
+	e.punch(o, local(2026, 3, 9, 8, 0))
 }
