@@ -3,6 +3,7 @@ package employee
 import (
 	"context"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -152,15 +153,13 @@ func (c *Cached) Forget(changes ...changefeed.Change) {
 		c.entries.Purge()
 		return
 	}
-	for k := range batch.employees {
-		if e, ok := c.entries.Peek(k); ok && batch.stale(k, e.at) {
-			c.entries.Remove(k)
-		}
+	// A company's change means a pass over every record, which covers
+	// the employees' changes too; without one, only theirs are looked up.
+	keys := slices.Collect(maps.Keys(batch.employees))
+	if len(batch.companies) > 0 {
+		keys = c.entries.Keys()
 	}
-	if len(batch.companies) == 0 {
-		return
-	}
-	for _, k := range c.entries.Keys() {
+	for _, k := range keys {
 		if e, ok := c.entries.Peek(k); ok && batch.stale(k, e.at) {
 			c.entries.Remove(k)
 		}

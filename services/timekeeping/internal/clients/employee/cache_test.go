@@ -415,14 +415,20 @@ func TestForget(t *testing.T) {
 	c.Forget(changefeed.Change{EmpresaID: 2, At: now})
 	fill()
 	wantCount(t, p, 6, "another company changed")
+	// With a company's change in the same read, the pass over every
+	// record finds the employee's change too.
+	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 12, At: now}, changefeed.Change{EmpresaID: 2, At: now})
+	now = now.Add(time.Minute)
+	fill()
+	wantCount(t, p, 7, "an employee changed beside another company")
 	c.Forget(changefeed.Change{EmpresaID: 1, At: now})
 	now = now.Add(time.Minute)
 	fill()
-	wantCount(t, p, 9, "the company changed")
+	wantCount(t, p, 10, "the company changed")
 	c.Forget(changefeed.Change{At: now})
 	now = now.Add(time.Minute)
 	fill()
-	wantCount(t, p, 12, "everything forgotten")
+	wantCount(t, p, 13, "everything forgotten")
 	fill()
-	wantCount(t, p, 12, "everything fetched again and kept")
+	wantCount(t, p, 13, "everything fetched again and kept")
 }
