@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -54,9 +56,27 @@ func TestInternalAPIContract(t *testing.T) {
 		same(t, viaClient, got[0], err)
 	})
 	t.Run("funcionarios", func(t *testing.T) {
-		got := answers[internalapi.Funcionarios](t, e, path("/internal/funcionarios?ids=%d,%d", ana, bia))
+		// The client asks for the schedules apart and gives each employee
+		// his: the records of the embedded form, less the login code's hash.
+		got := answers[internalapi.Funcionarios](t, e, path("/internal/funcionarios?ids=%d,%d", ana, bia),
+			path("/internal/funcionarios?ids=%d,%d&escalas=separadas", ana, bia))
 		viaClient, err := api.ListFuncionarios(t.Context(), []int64{ana, bia})
-		same(t, viaClient, got[0].Funcionarios, err)
+		embedded := got[0].Funcionarios
+		for i := range embedded {
+			embedded[i].CodeVerify = nil
+		}
+		byID := func(a, b internalapi.FuncionarioComEscala) int { return cmp.Compare(a.ID, b.ID) }
+		slices.SortFunc(viaClient, byID)
+		slices.SortFunc(embedded, byID)
+		same(t, viaClient, embedded, err)
+		if len(got[1].Escalas) != 2 {
+			t.Fatalf("schedules apart: %d, want Ana's and Bia's", len(got[1].Escalas))
+		}
+		for _, f := range got[1].Funcionarios {
+			if f.Escala != nil || f.CodeVerify != nil {
+				t.Fatalf("schedules apart: employee %d has escala %v, codeVerify %v", f.ID, f.Escala, f.CodeVerify)
+			}
+		}
 	})
 	t.Run("vinculos", func(t *testing.T) {
 		got := answers[internalapi.Vinculos](t, e, "/internal/funcionarios/vinculos?email="+url.QueryEscape(anaEmail))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"net/url"
 	"reflect"
 	"strings"
@@ -155,6 +156,27 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 	if len(many.Funcionarios) != 2 || !reflect.DeepEqual(got[float64(id)], wantInternal) || got[float64(otherID)] == nil {
 		t.Fatalf("by ids: %s", r.body)
 	}
+	// The clock-in's form: the one schedule both work on comes once, the
+	// records without it and without the login code's hash.
+	r = e.in("GET", path("/internal/funcionarios?ids=%d,%d&escalas=separadas", id, otherID), nil)
+	want(t, r, 200)
+	var separate struct {
+		Funcionarios []map[string]any `json:"funcionarios"`
+		Escalas      []map[string]any `json:"escalas"`
+	}
+	r.into(t, &separate)
+	wantRecord := maps.Clone(wantInternal)
+	wantRecord["escala"], wantRecord["codeVerify"] = nil, nil
+	if len(separate.Escalas) != 1 || !reflect.DeepEqual(separate.Escalas[0], wantInternal["escala"]) ||
+		len(separate.Funcionarios) != 2 {
+		t.Fatalf("by ids, schedules apart: %s", r.body)
+	}
+	for _, f := range separate.Funcionarios {
+		if f["id"] == float64(id) && !reflect.DeepEqual(f, wantRecord) || f["escala"] != nil || f["codeVerify"] != nil {
+			t.Fatalf("by ids, schedules apart: record %v\nwant %v", f, wantRecord)
+		}
+	}
+	wantErr(t, e.in("GET", path("/internal/funcionarios?ids=%d&escalas=juntas", id), nil), 400, "validacao")
 	for _, bad := range []string{"", "?ids=", "?ids=1,abc", "?ids=0", "?ids=-3", "?ids=1,,2",
 		"?ids=" + strings.Repeat("1,", 100) + "1"} {
 		wantErr(t, e.in("GET", "/internal/funcionarios"+bad, nil), 400, "validacao")

@@ -35,7 +35,11 @@ func (c *Client) GetFuncionario(ctx context.Context, id int64) (FuncionarioComEs
 }
 
 // ListFuncionarios reads those of employees ids (1 to MaxIDs) that exist,
-// in any order: GET /internal/funcionarios?ids=.
+// in any order, each with his schedule and without the login code's hash:
+// GET /internal/funcionarios?ids=&escalas=separadas, whose schedules,
+// sent once each, it hands to their employees (who share them: read-only).
+// An employee service older than the separate form answers them in every
+// record, which reads the same but for the hash.
 func (c *Client) ListFuncionarios(ctx context.Context, ids []int64) ([]FuncionarioComEscala, error) {
 	q := make([]byte, 0, len(ids)*8)
 	for i, id := range ids {
@@ -45,8 +49,20 @@ func (c *Client) ListFuncionarios(ctx context.Context, ids []int64) ([]Funcionar
 		q = strconv.AppendInt(q, id, 10)
 	}
 	var out Funcionarios
-	err := c.c.GetJSON(ctx, "/internal/funcionarios?ids="+string(q), &out)
-	return out.Funcionarios, err
+	if err := c.c.GetJSON(ctx, "/internal/funcionarios?escalas=separadas&ids="+string(q), &out); err != nil {
+		return nil, err
+	}
+	escalas := make(map[int64]*Escala, len(out.Escalas))
+	for i := range out.Escalas {
+		escalas[out.Escalas[i].ID] = &out.Escalas[i]
+	}
+	for i := range out.Funcionarios {
+		if f := &out.Funcionarios[i]; f.Escala == nil {
+			f.Escala = escalas[f.EscalaTrabalhoID]
+		}
+		out.Funcionarios[i].CodeVerify = nil
+	}
+	return out.Funcionarios, nil
 }
 
 // ListVinculos reads every employment of an e-mail (ignoring case),

@@ -114,9 +114,14 @@ type Departamento struct {
 	Segmentos []Segmento `json:"segmentos"`
 }
 
-// Funcionarios is the answer of GET /internal/funcionarios?ids=.
+// Funcionarios is the answer of GET /internal/funcionarios?ids=. With
+// escalas=separadas (the clock-in's form), each schedule comes once, in
+// Escalas, and every employee's Escala and CodeVerify are null: a shift
+// change's batch of one company's employees carries its two or three
+// schedules once instead of in every record, and no login code's hash.
 type Funcionarios struct {
 	Funcionarios []FuncionarioComEscala `json:"funcionarios"`
+	Escalas      []Escala               `json:"escalas,omitempty"`
 }
 
 // Vinculos is the answer of GET /internal/funcionarios/vinculos: every

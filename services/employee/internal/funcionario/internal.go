@@ -50,18 +50,44 @@ func (h *Handlers) internalByID(ctx context.Context, id int64) (internalapi.Func
 
 // internalByIDs is GET /internal/funcionarios?ids=1,2,3: those of the
 // employees that exist, in no particular order (an unknown id is left
-// out), as {"funcionarios": [employee view...]}. Timekeeping fetches with
-// it, in one call, the employees of the clock-ins waiting on its cache.
+// out), as {"funcionarios": [employee view...]}; with escalas=separadas,
+// each schedule once in "escalas" instead (separateEscalas). Timekeeping
+// fetches with it, in one call, the employees of the clock-ins waiting on
+// its cache.
 func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
 	ids, err := parseIDs(c.Query("ids"))
 	if err != nil {
 		return err
 	}
+	separate := c.Query("escalas")
+	if separate != "" && separate != "separadas" {
+		return errEscalas
+	}
 	fs, err := h.store.ByIDs(c.UserContext(), ids)
 	if err != nil {
 		return err
 	}
-	return c.JSON(internalapi.Funcionarios{Funcionarios: RenderAllInternal(fs)})
+	out := internalapi.Funcionarios{Funcionarios: RenderAllInternal(fs)}
+	if separate != "" {
+		separateEscalas(&out)
+	}
+	return c.JSON(out)
+}
+
+var errEscalas = domainerr.InvalidField("escalas", "use escalas=separadas ou omita o parâmetro")
+
+// separateEscalas moves out's schedules into out.Escalas, once each, and
+// clears every employee's login-code hash, which the clock-in never reads.
+func separateEscalas(out *internalapi.Funcionarios) {
+	seen := make(map[int64]bool, 4)
+	for i := range out.Funcionarios {
+		f := &out.Funcionarios[i]
+		if e := f.Escala; e != nil && !seen[e.ID] {
+			seen[e.ID] = true
+			out.Escalas = append(out.Escalas, *e)
+		}
+		f.Escala, f.CodeVerify = nil, nil
+	}
 }
 
 var errIDs = domainerr.InvalidField("ids", "informe de 1 a 100 ids (inteiros positivos) separados por vírgula")
