@@ -172,7 +172,7 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 		t.Fatalf("by ids, schedules apart: %s", r.body)
 	}
 	for _, f := range separate.Funcionarios {
-		if f["id"] == float64(id) && !reflect.DeepEqual(f, wantRecord) || f["escala"] != nil || f["codeVerify"] != nil {
+		if (f["id"] == float64(id) && !reflect.DeepEqual(f, wantRecord)) || f["escala"] != nil || f["codeVerify"] != nil {
 			t.Fatalf("by ids, schedules apart: record %v\nwant %v", f, wantRecord)
 		}
 	}

@@ -324,7 +324,7 @@ type shiftState struct{ pool []puncher }
 // cold one) or the second (the known one). After the spread workload each
 // of them would have a dozen punches that day already, which every punch
 // reads again and answers (up to maxEarlier): no shift change looks like
-// that, and it cost the shift changes about a fifth of their CPU
+// that, and it cost the shift changes about a third of their CPU
 // (docs/performance.md, "The shift change as a shift begins").
 func (r *runner) shiftPool() []puncher {
 	pool := r.clockInPool(r.data.Spread)

@@ -57,10 +57,11 @@ func (c *Client) ListFuncionarios(ctx context.Context, ids []int64) ([]Funcionar
 		escalas[out.Escalas[i].ID] = &out.Escalas[i]
 	}
 	for i := range out.Funcionarios {
-		if f := &out.Funcionarios[i]; f.Escala == nil {
+		f := &out.Funcionarios[i]
+		if f.Escala == nil {
 			f.Escala = escalas[f.EscalaTrabalhoID]
 		}
-		out.Funcionarios[i].CodeVerify = nil
+		f.CodeVerify = nil
 	}
 	return out.Funcionarios, nil
 }
