@@ -82,10 +82,15 @@ func (r *runner) workloads(rep *Report) []workload {
 			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: shift,
 			serviceOnly: true,
 			prepare: func(ctx context.Context) error {
-				return r.knowShift(ctx, func(ctx context.Context) error {
-					known.pool = r.shiftPool()
-					return r.pgbenchFloor(ctx, rep, "clockin-known")
-				})
+				punched, err := r.knowShift(ctx)
+				if err != nil {
+					return err
+				}
+				known.pool = r.shiftPool()
+				if err := r.pgbenchFloor(ctx, rep, "clockin-known"); err != nil {
+					return err
+				}
+				return r.outliveCacheTTL(ctx, punched)
 			},
 			op: func(string) load.Op { return clockInOnce(known, single) }},
 		{name: "clockin-spread", title: fmt.Sprintf("registro de ponto, %d empresas", len(r.data.Spread)),
@@ -336,27 +341,30 @@ func (r *runner) shiftPool() []puncher {
 // service's changes are not followed.
 const employeeCacheTTL = 30 * time.Second
 
-// knowShift readies the known shift change: its employees have punched
-// once in their workday, in the cold shift change just before it, or here,
-// unmeasured, when that did not run. Besides the floor (floor), it waits
-// until their records are older than timekeeping's EMPLOYEE_CACHE_TTL, so
-// that only the followed changes keep them (pkg/changefeed: a day), as for
-// an employee whose last punch was hours ago. The short run does not wait.
-func (r *runner) knowShift(ctx context.Context, floor func(context.Context) error) error {
+// knowShift makes sure the known shift change's employees have punched
+// once in their workday, in the cold shift change just before it or here,
+// unmeasured, when that did not run, and tells when they had.
+func (r *runner) knowShift(ctx context.Context) (time.Time, error) {
 	if !r.selected("clockin-cold") {
 		if err := r.punchShift(ctx); err != nil {
-			return err
+			return time.Time{}, err
 		}
 	}
-	known := time.Now()
-	if err := floor(ctx); err != nil {
-		return err
+	return time.Now(), nil
+}
+
+// outliveCacheTTL waits until records fetched at punched are older than
+// timekeeping's EMPLOYEE_CACHE_TTL, so that only the followed changes keep
+// them (pkg/changefeed: a day), as for an employee whose last punch was
+// hours ago. The short run does not wait.
+func (r *runner) outliveCacheTTL(ctx context.Context, punched time.Time) error {
+	wait := time.Until(punched.Add(employeeCacheTTL + 5*time.Second))
+	if wait <= 0 || r.opts.Short {
+		return nil
 	}
-	if wait := time.Until(known.Add(employeeCacheTTL + 5*time.Second)); wait > 0 && !r.opts.Short {
-		r.logf("troca de turno: aguardando %s (registros além de EMPLOYEE_CACHE_TTL)", wait.Round(time.Second))
-		if !sleepCtx(ctx, wait) {
-			return ctx.Err()
-		}
+	r.logf("troca de turno: aguardando %s (registros além de EMPLOYEE_CACHE_TTL)", wait.Round(time.Second))
+	if !sleepCtx(ctx, wait) {
+		return ctx.Err()
 	}
 	return nil
 }

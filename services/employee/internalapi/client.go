@@ -39,7 +39,7 @@ func (c *Client) GetFuncionario(ctx context.Context, id int64) (FuncionarioComEs
 // GET /internal/funcionarios?ids=&escalas=separadas, whose schedules,
 // sent once each, it hands to their employees (who share them: read-only).
 // An employee service older than the separate form answers them in every
-// record, which reads the same but for the hash.
+// record, which reads the same.
 func (c *Client) ListFuncionarios(ctx context.Context, ids []int64) ([]FuncionarioComEscala, error) {
 	q := make([]byte, 0, len(ids)*8)
 	for i, id := range ids {
