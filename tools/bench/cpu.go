@@ -57,11 +57,11 @@ func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 			out[name] = procCPU(pids[i])
 		}
 	}
-	var dbs []string
-	for _, name := range r.stack.DatabaseNames() {
-		dbs = append(dbs, name)
+	var total time.Duration
+	for _, d := range backendsCPU(ctx, r.pools["timekeeping"], r.stack.DatabaseNames()) {
+		total += d
 	}
-	out["postgres"] = backendsCPU(ctx, r.pools["timekeeping"], dbs)
+	out["postgres"] = total
 	if r.redisPID > 0 {
 		// The whole server: the run's own traffic, and whatever else
 		// this machine sends it meanwhile.
@@ -70,20 +70,28 @@ func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 	return out
 }
 
-// backendsCPU sums the CPU time of the backends connected to dbs. A
-// backend that started during the measurement counts its whole life; one
-// that ended counts nothing: the pools keep theirs open, so both are rare.
-func backendsCPU(ctx context.Context, db *pgxpool.Pool, dbs []string) time.Duration {
-	rows, _ := db.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = ANY($1)`, dbs)
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		return 0
+// backendsCPU is the CPU time of the backends connected to each service's
+// database (dbs: database by service), by service. A backend that started
+// during the measurement counts its whole life; one that ended counts
+// nothing: the pools keep theirs open, so both are rare.
+func backendsCPU(ctx context.Context, db *pgxpool.Pool, dbs map[string]string) map[string]time.Duration {
+	service := make(map[string]string, len(dbs))
+	names := make([]string, 0, len(dbs))
+	for svc, name := range dbs {
+		service[name] = svc
+		names = append(names, name)
 	}
-	var total time.Duration
-	for _, pid := range pids {
-		total += procCPU(int(pid))
+	rows, _ := db.Query(ctx, `SELECT pid, datname FROM pg_stat_activity WHERE datname = ANY($1)`, names)
+	out := map[string]time.Duration{}
+	var pid int32
+	var datname string
+	if _, err := pgx.ForEachRow(rows, []any{&pid, &datname}, func() error {
+		out[service[datname]] += procCPU(int(pid))
+		return nil
+	}); err != nil {
+		return nil
 	}
-	return total
+	return out
 }
 
 // CPUPerOp is a workload's CPU milliseconds per operation by process.

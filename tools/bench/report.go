@@ -110,6 +110,8 @@ type Row struct {
 	// Guards is what the revocation check and the per-token rate limit
 	// cost each request, from the service's CPU profile (-pprof only).
 	Guards *GuardCost `json:"guardas,omitempty"`
+	// Batching is how a clock-in's punches were batched (service column).
+	Batching *Batching `json:"lotes,omitempty"`
 }
 
 // ChainCheck is seed.VerifyChains' verdict after the run.

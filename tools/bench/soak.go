@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -341,32 +341,27 @@ func (s *SoakService) sample(phase string) *SoakSample {
 
 // readProcessMetrics fetches a /metrics page and reads a sample from it.
 func readProcessMetrics(ctx context.Context, u string) (SoakSample, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	families, err := scrape(ctx, u)
 	if err != nil {
 		return SoakSample{}, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return SoakSample{}, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return SoakSample{}, fmt.Errorf("GET %s: %d", u, resp.StatusCode)
-	}
-	return parseProcessMetrics(resp.Body)
+	return processSample(families)
 }
 
-// parseProcessMetrics reads process_resident_memory_bytes,
-// go_memstats_next_gc_bytes and go_goroutines with Prometheus' own text
-// parser.
+// parseProcessMetrics reads a /metrics page with Prometheus' own text
+// parser, then its sample (processSample).
 func parseProcessMetrics(body io.Reader) (SoakSample, error) {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(body)
 	if err != nil {
 		return SoakSample{}, err
 	}
+	return processSample(families)
+}
+
+// processSample reads process_resident_memory_bytes,
+// go_memstats_next_gc_bytes and go_goroutines.
+func processSample(families map[string]*dto.MetricFamily) (SoakSample, error) {
 	var x SoakSample
 	var goroutines float64
 	for name, dst := range map[string]*float64{

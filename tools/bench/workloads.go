@@ -215,19 +215,33 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 				profiles.Go(func() { r.profile(ctx, w.name, svc) })
 			}
 		}
+		var counters func(context.Context) (batchCounters, error)
+		if col.name == ColumnService && strings.HasPrefix(w.name, "clockin") {
+			counters = r.readBatchCounters
+		}
 		load1 := loadAvg()
-		res, cpu, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name))
+		res, cpu, batches, err := r.loadCounting(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), counters)
 		profiles.Wait()
 		if err != nil {
 			return err
 		}
 		rep.add(w, col.name, res, cpu, load1)
 		line := &rep.Rows[len(rep.Rows)-1]
+		line.Batching = batches
 		if r.opts.Pprof && col.name == ColumnService && strings.HasPrefix(w.name, "clockin") {
 			r.measureGuards(w, line)
 		}
 		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d", w.name, col.name, res.RPS, res.P50Ms,
 			res.P99Ms, res.TotalErrors())
+		if b := batches; b != nil {
+			perLookup := "-"
+			if b.PerLookup != nil {
+				perLookup = fmt.Sprintf("%.1f", *b.PerLookup)
+			}
+			r.logf("%-16s %-8s %d lotes de %.1f registros; %d buscas de funcionários, %s registros por busca; "+
+				"postgres por serviço (ms de CPU por registro): timekeeping %.3f, employee %.3f", w.name, col.name,
+				b.Batches, b.PerBatch, b.Lookups, perLookup, b.Postgres["timekeeping"], b.Postgres["employee"])
+		}
 		for _, e := range line.ErrorSamples {
 			r.logf("    erro: %s", e)
 		}
