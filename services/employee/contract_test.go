@@ -60,7 +60,7 @@ func TestInternalAPIContract(t *testing.T) {
 		// his: the records of the embedded form, less the login code's hash.
 		got := answers[internalapi.Funcionarios](t, e, path("/internal/funcionarios?ids=%d,%d", ana, bia),
 			path("/internal/funcionarios?ids=%d,%d&escalas=separadas", ana, bia))
-		viaClient, err := api.ListFuncionarios(t.Context(), []int64{ana, bia})
+		viaClient, err := api.ListFuncionarios(t.Context(), []int64{ana, bia}, nil)
 		embedded := got[0].Funcionarios
 		for i := range embedded {
 			embedded[i].CodeVerify = nil
@@ -72,6 +72,15 @@ func TestInternalAPIContract(t *testing.T) {
 		if len(got[1].Escalas) != 2 {
 			t.Fatalf("schedules apart: %d, want Ana's and Bia's", len(got[1].Escalas))
 		}
+		// A schedule the client holds comes with neither employee: Ana's
+		// record lacks only it, Bia's is whole.
+		partial, err := api.ListFuncionarios(t.Context(), []int64{ana, bia}, []int64{semanal})
+		slices.SortFunc(partial, byID)
+		if err != nil || len(partial) != 2 || partial[0].Escala != nil || partial[1].Escala == nil {
+			t.Fatalf("Ana's schedule known: %+v, %v", partial, err)
+		}
+		partial[0].Escala = embedded[0].Escala
+		same(t, partial, embedded, nil)
 		for _, f := range got[1].Funcionarios {
 			if f.Escala != nil || f.CodeVerify != nil {
 				t.Fatalf("schedules apart: employee %d has escala %v, codeVerify %v", f.ID, f.Escala, f.CodeVerify)

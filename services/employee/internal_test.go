@@ -176,6 +176,30 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 			t.Fatalf("by ids, schedules apart: record %v\nwant %v", f, wantRecord)
 		}
 	}
+	// A schedule the caller holds (escalasConhecidas) is left out; the
+	// records are the same. Naming another schedule hides nothing.
+	for _, c := range []struct {
+		known   string
+		escalas int
+	}{{path("%d", esc), 0}, {path("%d,%d", esc+1000, esc), 0}, {path("%d", esc+1000), 1}} {
+		r = e.in("GET", path("/internal/funcionarios?ids=%d,%d&escalas=separadas&escalasConhecidas=", id, otherID)+c.known, nil)
+		want(t, r, 200)
+		separate.Funcionarios, separate.Escalas = nil, nil
+		r.into(t, &separate)
+		if len(separate.Escalas) != c.escalas || len(separate.Funcionarios) != 2 {
+			t.Fatalf("by ids, schedules %s known: %s", c.known, r.body)
+		}
+		for _, f := range separate.Funcionarios {
+			if f["id"] == float64(id) && !reflect.DeepEqual(f, wantRecord) {
+				t.Fatalf("by ids, schedules %s known: record %v\nwant %v", c.known, f, wantRecord)
+			}
+		}
+	}
+	wantErr(t, e.in("GET", path("/internal/funcionarios?ids=%d&escalasConhecidas=%d", id, esc), nil), 400, "validacao")
+	for _, bad := range []string{"abc", "0", "1,,2", strings.Repeat("1,", 100) + "1"} {
+		wantErr(t, e.in("GET", path("/internal/funcionarios?ids=%d&escalas=separadas&escalasConhecidas=", id)+bad, nil),
+			400, "validacao")
+	}
 	wantErr(t, e.in("GET", path("/internal/funcionarios?ids=%d&escalas=juntas", id), nil), 400, "validacao")
 	for _, bad := range []string{"", "?ids=", "?ids=1,abc", "?ids=0", "?ids=-3", "?ids=1,,2",
 		"?ids=" + strings.Repeat("1,", 100) + "1"} {

@@ -31,7 +31,9 @@ type employeePeer struct {
 	url     string
 	mu      sync.Mutex
 	lookups map[string]int
-	down    bool
+	// known are the escalasConhecidas of each batched lookup.
+	known []string
+	down  bool
 }
 
 func newEmployeePeer(t *testing.T, target string) *employeePeer {
@@ -64,6 +66,9 @@ func newEmployeePeer(t *testing.T, target string) *employeePeer {
 		lookup(r.PathValue("id"))(w, r)
 	})
 	mux.HandleFunc("GET /internal/funcionarios", func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.known = append(p.known, r.URL.Query().Get("escalasConhecidas"))
+		p.mu.Unlock()
 		lookup(strings.Split(r.URL.Query().Get("ids"), ",")...)(w, r)
 	})
 	mux.Handle("/", proxy)
@@ -78,6 +83,16 @@ func (p *employeePeer) calls(id int64) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.lookups[itoa(id)]
+}
+
+// lastKnown is the escalasConhecidas of the latest batched lookup.
+func (p *employeePeer) lastKnown() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.known) == 0 {
+		return "(no lookup)"
+	}
+	return p.known[len(p.known)-1]
 }
 
 func (p *employeePeer) setDown(down bool) {
@@ -315,6 +330,30 @@ func TestClockInFollowsTheEmployeeChanges(t *testing.T) {
 	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM empregados_rep WHERE funcionario_id = $1 AND operacao = 'A' AND nome = 'Ana Souza Lima'`,
 		w.id).Scan(&alteracoes); err != nil || alteracoes != 1 {
 		t.Errorf("type-5 alteration records %d (%v), want 1", alteracoes, err)
+	}
+}
+
+// The employee service sends a schedule once: the next employee of the
+// company on it is fetched naming it known, and gets it from the cache,
+// as a night shift's workday shows.
+func TestClockInGivesACachedScheduleToTheNextEmployee(t *testing.T) {
+	t.Parallel()
+	e, peer := newCachedEnv(t, time.Hour, time.Hour)
+	c := e.company(1)
+	noturno := e.escala(c, "Noturno", nightly())
+	ana := e.funcionario(c, noturno, map[string]any{"nome": "Ana"})
+	bia := e.funcionario(c, noturno, map[string]any{"nome": "Bia"})
+	if r := e.punch(ana, local(2026, 3, 9, 22, 0)); r["data"] != "2026-03-09" {
+		t.Fatalf("Ana's entrada: workday %v", r["data"])
+	}
+	if k := peer.lastKnown(); k != "" {
+		t.Fatalf("first lookup named schedules %q known, want none", k)
+	}
+	if r := e.punch(bia, local(2026, 3, 10, 1, 0)); r["data"] != "2026-03-09" {
+		t.Fatalf("Bia's entrada at 01:00: workday %v, want the night's, 2026-03-09", r["data"])
+	}
+	if k := peer.lastKnown(); k != itoa(noturno) {
+		t.Fatalf("Bia's lookup named schedules %q known, want %d", k, noturno)
 	}
 }
 

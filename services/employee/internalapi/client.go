@@ -38,18 +38,19 @@ func (c *Client) GetFuncionario(ctx context.Context, id int64) (FuncionarioComEs
 // in any order, each with his schedule and without the login code's hash:
 // GET /internal/funcionarios?ids=&escalas=separadas, whose schedules,
 // sent once each, it hands to their employees (who share them: read-only).
-// An employee service older than the separate form answers them in every
-// record, which reads the same.
-func (c *Client) ListFuncionarios(ctx context.Context, ids []int64) ([]FuncionarioComEscala, error) {
-	q := make([]byte, 0, len(ids)*8)
-	for i, id := range ids {
-		if i > 0 {
-			q = append(q, ',')
-		}
-		q = strconv.AppendInt(q, id, 10)
+// known (at most MaxIDs) are the ids of schedules the caller holds
+// (escalasConhecidas): they are not sent, and an employee on one of them
+// comes with a nil Escala for the caller to give him. An employee service
+// older than the separate form answers every schedule in every record, one
+// older than escalasConhecidas every schedule apart: both read the same.
+func (c *Client) ListFuncionarios(ctx context.Context, ids, known []int64) ([]FuncionarioComEscala, error) {
+	q := []byte("/internal/funcionarios?escalas=separadas&ids=")
+	q = appendIDs(q, ids)
+	if len(known) > 0 {
+		q = appendIDs(append(q, "&escalasConhecidas="...), known)
 	}
 	var out Funcionarios
-	if err := c.c.GetJSON(ctx, "/internal/funcionarios?escalas=separadas&ids="+string(q), &out); err != nil {
+	if err := c.c.GetJSON(ctx, string(q), &out); err != nil {
 		return nil, err
 	}
 	escalas := make(map[int64]*Escala, len(out.Escalas))
@@ -64,6 +65,17 @@ func (c *Client) ListFuncionarios(ctx context.Context, ids []int64) ([]Funcionar
 		f.CodeVerify = nil
 	}
 	return out.Funcionarios, nil
+}
+
+// appendIDs appends ids to q, separated by commas.
+func appendIDs(q []byte, ids []int64) []byte {
+	for i, id := range ids {
+		if i > 0 {
+			q = append(q, ',')
+		}
+		q = strconv.AppendInt(q, id, 10)
+	}
+	return q
 }
 
 // ListVinculos reads every employment of an e-mail (ignoring case),

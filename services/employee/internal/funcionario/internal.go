@@ -51,11 +51,12 @@ func (h *Handlers) internalByID(ctx context.Context, id int64) (internalapi.Func
 // internalByIDs is GET /internal/funcionarios?ids=1,2,3: those of the
 // employees that exist, in no particular order (an unknown id is left
 // out), as {"funcionarios": [employee view...]}; with escalas=separadas,
-// each schedule once in "escalas" instead (separateEscalas). Timekeeping
-// fetches with it, in one call, the employees of the clock-ins waiting on
-// its cache.
+// the records without their schedule and login-code hash, and each
+// schedule once in "escalas", but for those escalasConhecidas=4,5 names
+// (the caller holds them). Timekeeping fetches with it, in one call, the
+// employees of the clock-ins waiting on its cache.
 func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
-	ids, err := parseIDs(c.Query("ids"))
+	ids, err := parseIDs(c.Query("ids"), errIDs)
 	if err != nil {
 		return err
 	}
@@ -63,50 +64,57 @@ func (h *Handlers) internalByIDs(c *fiber.Ctx) error {
 	if separate != "" && separate != "separadas" {
 		return errEscalas
 	}
-	fs, err := h.store.ByIDs(c.UserContext(), ids)
+	var known []int64
+	if k := c.Query("escalasConhecidas"); k != "" {
+		if separate == "" {
+			return errKnownAlone
+		}
+		if known, err = parseIDs(k, errKnown); err != nil {
+			return err
+		}
+	}
+	if separate == "" {
+		fs, err := h.store.ByIDs(c.UserContext(), ids)
+		if err != nil {
+			return err
+		}
+		return c.JSON(internalapi.Funcionarios{Funcionarios: RenderAllInternal(fs)})
+	}
+	fs, escalas, err := h.store.ByIDsApart(c.UserContext(), ids, known)
 	if err != nil {
 		return err
 	}
-	out := internalapi.Funcionarios{Funcionarios: RenderAllInternal(fs)}
-	if separate != "" {
-		separateEscalas(&out)
+	out := internalapi.Funcionarios{Funcionarios: RenderAllInternal(fs), Escalas: escalas}
+	for i := range out.Funcionarios {
+		// The clock-in never reads the login code's hash.
+		out.Funcionarios[i].CodeVerify = nil
 	}
 	return c.JSON(out)
 }
 
-var errEscalas = domainerr.InvalidField("escalas", "use escalas=separadas ou omita o parâmetro")
-
-// separateEscalas moves out's schedules into out.Escalas, once each, and
-// clears every employee's login-code hash, which the clock-in never reads.
-func separateEscalas(out *internalapi.Funcionarios) {
-	seen := make(map[int64]bool, 4)
-	for i := range out.Funcionarios {
-		f := &out.Funcionarios[i]
-		if e := f.Escala; e != nil && !seen[e.ID] {
-			seen[e.ID] = true
-			out.Escalas = append(out.Escalas, *e)
-		}
-		f.Escala, f.CodeVerify = nil, nil
-	}
-}
-
-var errIDs = domainerr.InvalidField("ids", "informe de 1 a 100 ids (inteiros positivos) separados por vírgula")
+var (
+	errEscalas    = domainerr.InvalidField("escalas", "use escalas=separadas ou omita o parâmetro")
+	errKnownAlone = domainerr.InvalidField("escalasConhecidas", "use escalasConhecidas com escalas=separadas")
+	errKnown      = domainerr.InvalidField("escalasConhecidas",
+		"informe de 1 a 100 ids de escalas (inteiros positivos) separados por vírgula")
+	errIDs = domainerr.InvalidField("ids", "informe de 1 a 100 ids (inteiros positivos) separados por vírgula")
+)
 
 // parseIDs reads "1,2,3": 1 to internalapi.MaxIDs positive integers,
-// repeats dropped.
-func parseIDs(s string) ([]int64, error) {
+// repeats dropped; anything else is invalid.
+func parseIDs(s string, invalid error) ([]int64, error) {
 	if s == "" || len(s) > internalapi.MaxIDs*20 {
-		return nil, errIDs
+		return nil, invalid
 	}
 	parts := strings.Split(s, ",")
 	if len(parts) > internalapi.MaxIDs {
-		return nil, errIDs
+		return nil, invalid
 	}
 	ids := make([]int64, 0, len(parts))
 	for _, p := range parts {
 		id, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || id <= 0 {
-			return nil, errIDs
+			return nil, invalid
 		}
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)

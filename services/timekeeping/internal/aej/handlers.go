@@ -112,7 +112,7 @@ func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []tratamento.M
 	ids = slices.Compact(ids)
 	out := make([]employee.Funcionario, 0, len(ids))
 	for chunk := range slices.Chunk(ids, employee.MaxFuncionarios) {
-		got, err := h.employees.Funcionarios(c.UserContext(), chunk)
+		got, err := h.employees.Funcionarios(c.UserContext(), chunk, nil)
 		if err != nil {
 			return nil, err
 		}

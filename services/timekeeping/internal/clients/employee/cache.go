@@ -2,6 +2,7 @@ package employee
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"sync"
@@ -68,8 +69,29 @@ type Cached struct {
 	fetching bool
 	// changes are the feed's recent changes (Forget).
 	changes changeSet
-	now     func() time.Time
+	// schedules are the work schedules fetched with records, by company
+	// and id: a fetch names those of its employees' companies, and the
+	// employee service leaves them out of its answer (known).
+	schedules schedules
+	now       func() time.Time
 }
+
+// schedules are cached work schedules by company and id; each is served
+// as long as a record fetched with it would be (fresh).
+type schedules struct {
+	byCompany map[int64]map[int64]schedule
+	n         int
+}
+
+// schedule is a cached schedule and when the fetch that brought it began.
+type schedule struct {
+	e  *Escala
+	at time.Time
+}
+
+// maxSchedules bounds the schedules kept: past it, they are all
+// forgotten and fetched again as needed.
+const maxSchedules = CacheSize
 
 // cacheKey names a record by its company and id, so a token of another
 // company never finds it (Client answers it 404).
@@ -121,17 +143,20 @@ func NewFollowing(client *Client, ttl time.Duration, size int, feed Feed, maxAge
 	return c
 }
 
-// get is the cached record of k while it may be served: within its TTL,
-// or within its max age while the feed is current.
+// get is the cached record of k while it may be served (fresh).
 func (c *Cached) get(k cacheKey) (Funcionario, bool) {
 	e, ok := c.entries.Get(k)
-	if !ok {
+	if !ok || !c.fresh(e.at) {
 		return Funcionario{}, false
 	}
-	if c.now().Sub(e.at) < c.ttl || (c.feed != nil && c.feed.Current(c.ttl)) {
-		return e.f, true
-	}
-	return Funcionario{}, false
+	return e.f, true
+}
+
+// fresh tells whether what a fetch that began at at brought may be
+// served: within its TTL, or within its max age (the entries' life)
+// while the feed is current.
+func (c *Cached) fresh(at time.Time) bool {
+	return c.now().Sub(at) < c.ttl || (c.feed != nil && c.feed.Current(c.ttl))
 }
 
 // Forget drops the records the changes of the employee service may have
@@ -149,6 +174,9 @@ func (c *Cached) Forget(changes ...changefeed.Change) {
 	c.mu.Unlock()
 	var batch changeSet
 	batch.add(changes, time.Time{})
+	c.mu.Lock()
+	c.schedules.forget(batch)
+	c.mu.Unlock()
 	if !batch.all.IsZero() {
 		c.entries.Purge()
 		return
@@ -286,11 +314,15 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 	// leaving would fail the others) but with a trace of one of them.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(first), fetchTimeout)
 	defer cancel()
+	known := c.knownSchedules(batch, ids)
 	at := c.now()
-	found, err := c.client.Funcionarios(ctx, ids)
+	found, err := c.client.Funcionarios(ctx, ids, slices.Collect(maps.Keys(known)))
 	for _, id := range ids {
 		f, ok := found[id]
-		ferr := err
+		ferr, fetchedAt := err, at
+		if ferr == nil && ok {
+			fetchedAt, ferr = c.giveSchedule(&f, known, at)
+		}
 		if ferr == nil && ok {
 			f, ferr = f.rendered()
 		}
@@ -301,11 +333,59 @@ func (c *Cached) answer(batch map[int64][]waiter) {
 			case !ok || f.EmpresaID != w.empresaID:
 				w.answer <- fetched{err: errFuncionarioNotFound}
 			default:
-				c.keep(cacheKey{f.EmpresaID, id}, entry{f: f, at: at})
+				c.keep(cacheKey{f.EmpresaID, id}, entry{f: f, at: fetchedAt})
 				w.answer <- fetched{f: f}
 			}
 		}
 	}
+}
+
+// knownSchedules are the fresh cached schedules of the companies of the
+// waiters of ids, by id (at most MaxFuncionarios): the fetch names them
+// and gives them to their employees.
+func (c *Cached) knownSchedules(batch map[int64][]waiter, ids []int64) map[int64]schedule {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	known := map[int64]schedule{}
+	for _, id := range ids {
+		for _, w := range batch[id] {
+			for escalaID, s := range c.schedules.byCompany[w.empresaID] {
+				if len(known) == MaxFuncionarios {
+					return known
+				}
+				if c.fresh(s.at) {
+					known[escalaID] = s
+				}
+			}
+		}
+	}
+	return known
+}
+
+// errScheduleMissing: the employee service left out a schedule the fetch
+// did not name; it is not guessed (the workday depends on it).
+var errScheduleMissing = errors.New("employee: the schedule of an employee was not in the answer")
+
+// giveSchedule gives f the schedule the employee service answered with
+// him (and keeps it), or the known one it left out; the record then dates
+// from the earlier of its fetch and its schedule's.
+func (c *Cached) giveSchedule(f *Funcionario, known map[int64]schedule, at time.Time) (time.Time, error) {
+	if f.Escala != nil {
+		c.keepSchedule(f.EmpresaID, f.Escala, at)
+		return at, nil
+	}
+	if f.EscalaTrabalhoID == 0 { // none to give
+		return at, nil
+	}
+	s, ok := known[f.EscalaTrabalhoID]
+	if !ok {
+		return at, domainerr.Unavailable("employee", errScheduleMissing)
+	}
+	f.Escala = s.e
+	if s.at.Before(at) {
+		return s.at, nil
+	}
+	return at, nil
 }
 
 // keep caches e unless a change told since its fetch began makes it
@@ -317,6 +397,47 @@ func (c *Cached) keep(k cacheKey, e entry) {
 	defer c.mu.Unlock()
 	if !c.changes.stale(k, e.at) {
 		c.entries.Add(k, e)
+	}
+}
+
+// keepSchedule caches company empresaID's schedule e fetched at at,
+// unless a change of the company told since makes it stale already.
+func (c *Cached) keepSchedule(empresaID int64, e *Escala, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.changes.stale(cacheKey{empresaID: empresaID}, at) {
+		c.schedules.add(empresaID, e, at)
+	}
+}
+
+func (s *schedules) add(empresaID int64, e *Escala, at time.Time) {
+	if s.n >= maxSchedules {
+		*s = schedules{}
+	}
+	if s.byCompany == nil {
+		s.byCompany = map[int64]map[int64]schedule{}
+	}
+	of := s.byCompany[empresaID]
+	if of == nil {
+		of = map[int64]schedule{}
+		s.byCompany[empresaID] = of
+	}
+	if _, ok := of[e.ID]; !ok {
+		s.n++
+	}
+	of[e.ID] = schedule{e: e, at: at}
+}
+
+// forget drops the schedules of the companies batch changed (an
+// employee's change leaves his company's schedules), or all of them.
+func (s *schedules) forget(batch changeSet) {
+	if !batch.all.IsZero() {
+		*s = schedules{}
+		return
+	}
+	for empresaID := range batch.companies {
+		s.n -= len(s.byCompany[empresaID])
+		delete(s.byCompany, empresaID)
 	}
 }
 

@@ -17,14 +17,16 @@ import (
 
 // fakePeer is the employee service's GET /internal/funcionarios?ids=:
 // employee id belongs to company 1 when id < 900 and is unknown (left out)
-// otherwise; status, when set, is answered instead; hold, when set, keeps
-// every answer until it is closed. Calls and the ids asked for are
-// counted.
+// otherwise, and works on schedule 5 when 100 <= id < 200 (listed apart
+// unless escalasConhecidas names it); status, when set, is answered
+// instead; hold, when set, keeps every answer until it is closed. Calls,
+// the ids asked for and the schedules named known are counted.
 type fakePeer struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
 	calls  int
 	asked  int
+	known  []string // escalasConhecidas of each call
 	status int
 	hold   chan struct{}
 	// arrived receives a value as each call comes in (buffered).
@@ -37,9 +39,11 @@ func newFakePeer(t *testing.T) *fakePeer {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/funcionarios", func(w http.ResponseWriter, r *http.Request) {
 		ids := strings.Split(r.URL.Query().Get("ids"), ",")
+		known := r.URL.Query().Get("escalasConhecidas")
 		p.mu.Lock()
 		p.calls++
 		p.asked += len(ids)
+		p.known = append(p.known, known)
 		status, hold := p.status, p.hold
 		p.mu.Unlock()
 		p.arrived <- struct{}{}
@@ -53,12 +57,20 @@ func newFakePeer(t *testing.T) *fakePeer {
 			return
 		}
 		var records []string
+		escalas := ""
 		for _, s := range ids {
-			if id, _ := strconv.Atoi(s); id < 900 {
+			id, _ := strconv.Atoi(s)
+			switch {
+			case id >= 100 && id < 200:
+				records = append(records, `{"id":`+s+`,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario","codeVerify":null,"escalaTrabalhoId":5}`)
+				if known != "5" {
+					escalas = `,"escalas":[{"id":5,"empresaId":1,"nome":"Noturna","horarios":[{"entrada":"22:00","saidaAlmoco":240,"retornoAlmoco":300,"saida":480}]}]`
+				}
+			case id < 900:
 				records = append(records, `{"id":`+s+`,"empresaId":1,"nome":"Ana","cpfcnpj":"123.456.789-09","ativo":true,"role":"funcionario","codeVerify":"hash"}`)
 			}
 		}
-		_, _ = w.Write([]byte(`{"funcionarios":[` + strings.Join(records, ",") + `]}`))
+		_, _ = w.Write([]byte(`{"funcionarios":[` + strings.Join(records, ",") + `]` + escalas + `}`))
 	})
 	// Only the cache's disabled path asks for one employee by id.
 	mux.HandleFunc("GET /internal/funcionarios/{id}", func(w http.ResponseWriter, r *http.Request) {
@@ -431,4 +443,61 @@ func TestForget(t *testing.T) {
 	wantCount(t, p, 13, "everything forgotten")
 	fill()
 	wantCount(t, p, 13, "everything fetched again and kept")
+}
+
+func (p *fakePeer) lastKnown() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.known[len(p.known)-1]
+}
+
+// A schedule comes once: the next fetch for its company names it known,
+// and the employee on it gets it from the cache. A record given a cached
+// schedule dates from that schedule's fetch, so it is not served past the
+// schedule's life; a change of the company forgets its schedules.
+func TestCachedFetchesEachScheduleOnce(t *testing.T) {
+	p := newFakePeer(t)
+	c := NewCached(New(p.srv.URL, svcclient.WithRetries(0)), time.Hour, 100)
+	now := time.Now()
+	c.now = func() time.Time { return now }
+	night := func(id int64) {
+		t.Helper()
+		f, err := lookup(t, c, 1, id)
+		if err != nil || f.Escala == nil || f.Escala.ID != 5 || f.Schedule() == nil || f.Schedule().Semana[0] == nil {
+			t.Fatalf("employee %d: %+v, %v; want him on schedule 5, a night shift on Mondays", id, f, err)
+		}
+	}
+	night(100)
+	if k := p.lastKnown(); k != "" {
+		t.Fatalf("first fetch named %q known, want none", k)
+	}
+	now = now.Add(50 * time.Minute)
+	night(101)
+	if k := p.lastKnown(); k != "5" {
+		t.Fatalf("second fetch named %q known, want 5", k)
+	}
+	wantCount(t, p, 2, "two employees")
+	// Employee 101's record came 50 minutes after schedule 5: it lives as
+	// long as the schedule, an hour from the first fetch.
+	now = now.Add(15 * time.Minute)
+	night(101)
+	if k := p.lastKnown(); k != "" {
+		t.Fatalf("past the schedule's life the fetch named %q known, want none", k)
+	}
+	wantCount(t, p, 3, "employee 101 past his schedule's life")
+
+	c.Forget(changefeed.Change{EmpresaID: 1, At: now})
+	now = now.Add(time.Minute)
+	night(102)
+	if k := p.lastKnown(); k != "" {
+		t.Fatalf("after the company's change the fetch named %q known, want none", k)
+	}
+	// An employee's change leaves his company's schedules.
+	c.Forget(changefeed.Change{EmpresaID: 1, FuncionarioID: 101, At: now})
+	now = now.Add(time.Minute)
+	night(101)
+	if k := p.lastKnown(); k != "5" {
+		t.Fatalf("after an employee's change the fetch named %q known, want 5", k)
+	}
+	wantCount(t, p, 5, "after the changes")
 }

@@ -171,9 +171,11 @@ func (c *Client) Funcionario(ctx context.Context, empresaID, id int64) (Funciona
 const MaxFuncionarios = employeeapi.MaxIDs
 
 // Funcionarios returns those of employees ids (at most MaxFuncionarios)
-// that exist, by id, whatever their company: the caller checks it.
-func (c *Client) Funcionarios(ctx context.Context, ids []int64) (map[int64]Funcionario, error) {
-	fs, err := c.api.ListFuncionarios(ctx, ids)
+// that exist, by id, whatever their company: the caller checks it. known
+// (at most MaxFuncionarios) are schedules the caller holds: an employee on
+// one of them comes without his Escala, for the caller to give him.
+func (c *Client) Funcionarios(ctx context.Context, ids, known []int64) (map[int64]Funcionario, error) {
+	fs, err := c.api.ListFuncionarios(ctx, ids, known)
 	if err != nil {
 		return nil, err
 	}
