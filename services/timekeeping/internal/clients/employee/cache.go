@@ -57,7 +57,9 @@ const clockSkew = 5 * time.Second
 // employee missed while the previous call was out (Client.Funcionarios),
 // so concurrent misses for one employee make one call, and a burst of
 // first punches (a shift starting) costs one request per batch rather than
-// one per punch.
+// one per punch. The work schedules that come with the records are kept
+// too, by company, and each call names those of its employees' companies
+// (known), which the employee service then neither reads nor sends.
 type Cached struct {
 	client  *Client
 	entries *expirable.LRU[cacheKey, entry] // nil: cache disabled
@@ -162,19 +164,18 @@ func (c *Cached) fresh(at time.Time) bool {
 // Forget drops the records the changes of the employee service may have
 // made stale: those fetched before a change (give or take the machines'
 // clocks) of its employee, of every employee of its company when it
-// names none, of everyone when it names no company. The changes are also
+// names none, of everyone when it names no company; and the kept
+// schedules of a company changed, or all of them. The changes are also
 // remembered for as long as a fetch may last, so that a record fetched
 // before a change and arriving after it is not kept (answer).
 func (c *Cached) Forget(changes ...changefeed.Change) {
 	if c.entries == nil || len(changes) == 0 {
 		return
 	}
-	c.mu.Lock()
-	c.changes.add(changes, c.now())
-	c.mu.Unlock()
 	var batch changeSet
 	batch.add(changes, time.Time{})
 	c.mu.Lock()
+	c.changes.add(changes, c.now())
 	c.schedules.forget(batch)
 	c.mu.Unlock()
 	if !batch.all.IsZero() {
