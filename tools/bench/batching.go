@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -121,6 +122,11 @@ func scrape(ctx context.Context, u string) (map[string]*dto.MetricFamily, error)
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %d", u, resp.StatusCode)
 	}
+	return parseMetrics(resp.Body)
+}
+
+// parseMetrics reads a /metrics page with Prometheus' own text parser.
+func parseMetrics(body io.Reader) (map[string]*dto.MetricFamily, error) {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	return parser.TextToMetricFamilies(resp.Body)
+	return parser.TextToMetricFamilies(body)
 }

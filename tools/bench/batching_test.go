@@ -8,14 +8,11 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 )
 
 func families(t *testing.T, page string) map[string]*dto.MetricFamily {
 	t.Helper()
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	f, err := parser.TextToMetricFamilies(strings.NewReader(page))
+	f, err := parseMetrics(strings.NewReader(page))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -550,35 +550,30 @@ func (r *runner) watchBackends(ctx context.Context, db string) func() time.Durat
 }
 
 // load runs one measurement of op against addr and the CPU each process
-// spent per operation during its measured part.
+// spent per operation during its measured part; with batches, also how
+// the clock-ins' punches were batched (readBatchCounters before and after
+// it; nil when a reading failed).
 // ops, when set, ends it after that many operations (load.Config.Ops).
-func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op load.Op) (load.Result, CPUPerOp, error) {
-	res, cpu, _, err := r.loadCounting(ctx, addr, conns, ops, op, nil)
-	return res, cpu, err
-}
-
-// loadCounting is load that also reads, when counters is set, the
-// counters before and after the measured part.
-func (r *runner) loadCounting(ctx context.Context, addr string, conns int, ops int64, op load.Op,
-	counters func(context.Context) (batchCounters, error)) (load.Result, CPUPerOp, *Batching, error) {
+func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op load.Op, batches bool) (
+	load.Result, CPUPerOp, *Batching, error) {
 	var before cpuSample
 	var counted batchCounters
 	var countErr error
 	res, err := load.Run(ctx, load.Config{Addr: addr, Conns: conns, Warmup: r.opts.Warmup, Duration: r.opts.Duration,
 		Op: op, Ops: ops, Seed: uint64(r.started.UnixNano()), OnMeasure: func() {
 			before = r.sampleCPU(ctx)
-			if counters != nil {
-				counted, countErr = counters(ctx)
+			if batches {
+				counted, countErr = r.readBatchCounters(ctx)
 			}
 		}})
 	if err != nil {
 		return res, nil, nil, err
 	}
 	cpu := perOp(before, r.sampleCPU(ctx), res.Ops)
-	if counters == nil || countErr != nil {
+	if !batches || countErr != nil {
 		return res, cpu, nil, nil
 	}
-	after, err := counters(ctx)
+	after, err := r.readBatchCounters(ctx)
 	if err != nil {
 		return res, cpu, nil, nil
 	}

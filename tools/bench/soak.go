@@ -11,8 +11,6 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 
 	"github.com/ponto/ponto/tools/bench/load"
 )
@@ -348,11 +346,9 @@ func readProcessMetrics(ctx context.Context, u string) (SoakSample, error) {
 	return processSample(families)
 }
 
-// parseProcessMetrics reads a /metrics page with Prometheus' own text
-// parser, then its sample (processSample).
+// parseProcessMetrics reads a /metrics page's sample (processSample).
 func parseProcessMetrics(body io.Reader) (SoakSample, error) {
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(body)
+	families, err := parseMetrics(body)
 	if err != nil {
 		return SoakSample{}, err
 	}

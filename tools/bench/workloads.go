@@ -215,12 +215,9 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 				profiles.Go(func() { r.profile(ctx, w.name, svc) })
 			}
 		}
-		var counters func(context.Context) (batchCounters, error)
-		if col.name == ColumnService && strings.HasPrefix(w.name, "clockin") {
-			counters = r.readBatchCounters
-		}
+		clockIn := col.name == ColumnService && strings.HasPrefix(w.name, "clockin")
 		load1 := loadAvg()
-		res, cpu, batches, err := r.loadCounting(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), counters)
+		res, cpu, batches, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), clockIn)
 		profiles.Wait()
 		if err != nil {
 			return err
@@ -228,7 +225,7 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		rep.add(w, col.name, res, cpu, load1)
 		line := &rep.Rows[len(rep.Rows)-1]
 		line.Batching = batches
-		if r.opts.Pprof && col.name == ColumnService && strings.HasPrefix(w.name, "clockin") {
+		if r.opts.Pprof && clockIn {
 			r.measureGuards(w, line)
 		}
 		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d", w.name, col.name, res.RPS, res.P50Ms,
