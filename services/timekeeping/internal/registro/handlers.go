@@ -1,9 +1,11 @@
 package registro
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -109,45 +111,69 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, err := clockInAnswer(r, f, earlier)
+	return sendAnswer(r, f, earlier, func(body []byte) {
+		if replayed {
+			c.Set("Idempotent-Replayed", "true")
+		}
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		c.Response().SetBody(body) // a copy, into the response's own pooled body
+	})
+}
+
+// clockInAnswer writes the clock-in's JSON into dst: the punch's record
+// with the employee's record nested as funcionario, whose registrosPonto
+// holds the earlier punches of the workday. The employee's part is the
+// largest of the answer and the same on every punch, so it is spliced in
+// as the employee package rendered it (PublicJSON, once per cached record)
+// rather than encoded, and validated, again by encoding/json each time.
+func clockInAnswer(dst *bytes.Buffer, r Row, f employee.Funcionario, earlier []Row) error {
+	public, err := f.PublicJSON()
 	if err != nil {
 		return err
 	}
-	if replayed {
-		c.Set("Idempotent-Replayed", "true")
+	// The encoder writes what json.Marshal returns, and a newline.
+	enc := json.NewEncoder(dst)
+	if err := enc.Encode(Render(r)); err != nil { // Funcionario is nil: omitted
+		return fmt.Errorf("registro: render punch: %w", err)
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-	return c.Send(body)
+	dst.Truncate(dst.Len() - len("}\n")) // left open for funcionario
+	dst.WriteString(`,"funcionario":`)
+	dst.Write(public)
+	dst.WriteString(`,"registrosPonto":`)
+	if err := enc.Encode(RenderAll(earlier)); err != nil {
+		return fmt.Errorf("registro: render earlier: %w", err)
+	}
+	dst.Truncate(dst.Len() - len("\n"))
+	dst.WriteString("}}")
+	return nil
 }
 
-// clockInAnswer is the clock-in's JSON: the punch's record with the
-// employee's record nested as funcionario, whose registrosPonto holds the
-// earlier punches of the workday. The employee's part is the largest of
-// the answer and the same on every punch, so it is spliced in as the
-// employee package rendered it (PublicJSON, once per cached record)
-// rather than encoded, and validated, again by encoding/json each time.
-func clockInAnswer(r Row, f employee.Funcionario, earlier []Row) ([]byte, error) {
-	record, err := json.Marshal(Render(r)) // Funcionario is nil: omitted
-	if err != nil {
-		return nil, fmt.Errorf("registro: render punch: %w", err)
+// sendAnswer writes the clock-in's answer (clockInAnswer) in a pooled
+// buffer and hands it to send, which must copy it: the buffer goes back
+// to the pool when send returns. So the answer, the largest allocation of
+// a punch's request, costs none of its own (docs/performance.md).
+func sendAnswer(r Row, f employee.Funcionario, earlier []Row, send func([]byte)) error {
+	body := answers.Get().(*bytes.Buffer)
+	defer func() {
+		if body.Cap() <= maxPooledAnswer {
+			body.Reset()
+			answers.Put(body)
+		}
+	}()
+	if err := clockInAnswer(body, r, f, earlier); err != nil {
+		return err
 	}
-	regs, err := json.Marshal(RenderAll(earlier))
-	if err != nil {
-		return nil, fmt.Errorf("registro: render earlier: %w", err)
-	}
-	public, err := f.PublicJSON()
-	if err != nil {
-		return nil, err
-	}
-	const member, registros = `,"funcionario":`, `,"registrosPonto":`
-	out := make([]byte, 0, len(record)+len(member)+len(public)+len(registros)+len(regs)+2)
-	out = append(out, record[:len(record)-1]...) // without its closing brace
-	out = append(out, member...)
-	out = append(out, public...)
-	out = append(out, registros...)
-	out = append(out, regs...)
-	return append(out, "}}"...), nil
+	send(body.Bytes())
+	return nil
 }
+
+// answers are the buffers clock-in answers are written in before the
+// response copies them into its own (pooled) body.
+var answers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledAnswer: a buffer grown past it (a workday of unusually many
+// punches) is left to the collector rather than kept at that size.
+const maxPooledAnswer = 64 << 10
 
 // own is GET /registropontos/me?inicio=&fim=&pagina=&tamanho=: the
 // caller's punches and absences of the period (default: this month).
