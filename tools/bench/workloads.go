@@ -228,8 +228,8 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		if r.opts.Pprof && clockIn {
 			r.measureGuards(w, line)
 		}
-		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms  erros %d", w.name, col.name, res.RPS, res.P50Ms,
-			res.P99Ms, res.TotalErrors())
+		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms%s  erros %d", w.name, col.name, res.RPS, res.P50Ms,
+			res.P99Ms, tailText(res.Tail), res.TotalErrors())
 		if b := batches; b != nil {
 			perLookup := "-"
 			if b.PerLookup != nil {

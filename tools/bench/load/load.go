@@ -82,6 +82,8 @@ type Worker struct {
 	op      Op
 	client  *fasthttp.HostClient
 	timeout time.Duration
+	// marks are this worker's measured operations (Tail).
+	marks []mark
 	// Req and Resp are reused by Do's callers to avoid allocations.
 	Req  *fasthttp.Request
 	Resp *fasthttp.Response
@@ -110,17 +112,19 @@ func (w *Worker) Do(req *fasthttp.Request, resp *fasthttp.Response) error {
 
 // Result is what one measurement found. Latencies are in milliseconds.
 type Result struct {
-	Ops          int64    `json:"ops"`
-	Errors       int64    `json:"errors"`
-	WarmupOps    int64    `json:"warmupOps"`
-	WarmupErrors int64    `json:"warmupErrors"`
-	Seconds      float64  `json:"seconds"`
-	RPS          float64  `json:"rps"`
-	MeanMs       float64  `json:"meanMs"`
-	P50Ms        float64  `json:"p50Ms"`
-	P90Ms        float64  `json:"p90Ms"`
-	P99Ms        float64  `json:"p99Ms"`
-	MaxMs        float64  `json:"maxMs"`
+	Ops          int64   `json:"ops"`
+	Errors       int64   `json:"errors"`
+	WarmupOps    int64   `json:"warmupOps"`
+	WarmupErrors int64   `json:"warmupErrors"`
+	Seconds      float64 `json:"seconds"`
+	RPS          float64 `json:"rps"`
+	MeanMs       float64 `json:"meanMs"`
+	P50Ms        float64 `json:"p50Ms"`
+	P90Ms        float64 `json:"p90Ms"`
+	P99Ms        float64 `json:"p99Ms"`
+	MaxMs        float64 `json:"maxMs"`
+	// Tail is where in the run its slowest 1% started.
+	Tail         *Tail    `json:"cauda,omitempty"`
 	ErrorSamples []string `json:"errorSamples,omitempty"`
 }
 
@@ -157,12 +161,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	r := &run{errs: map[string]bool{}}
 	var wg sync.WaitGroup
 	hists := make([]*hdrhistogram.Histogram, cfg.Conns)
+	workers := make([]*Worker, cfg.Conns)
 	var measureStart time.Time
 	var lastEnd atomic.Int64 // UnixNano of the last measured op's end
 	for i := range cfg.Conns {
 		hists[i] = hdrhistogram.New(minLatency, maxLatency, sigDigits)
 		w := &Worker{ID: i, Conns: cfg.Conns, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i))),
 			op: cfg.Op, client: client, timeout: cfg.Timeout, Req: fasthttp.AcquireRequest(), Resp: fasthttp.AcquireResponse()}
+		workers[i] = w
 		wg.Go(func() {
 			defer fasthttp.ReleaseRequest(w.Req)
 			defer fasthttp.ReleaseResponse(w.Resp)
@@ -209,6 +215,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	res.RPS = float64(res.Ops) / elapsed.Seconds()
 	res.ErrorSamples = r.samples()
+	var marks []mark
+	for _, w := range workers {
+		marks = append(marks, w.marks...)
+	}
+	res.Tail = tailOf(marks, measureStart, measureStart.Add(elapsed))
 	return res, nil
 }
 
@@ -259,6 +270,7 @@ func (r *run) loop(ctx context.Context, w *Worker, h *hdrhistogram.Histogram, la
 			r.sample(err)
 		}
 		_ = h.RecordValue(max(end.Sub(start).Microseconds(), minLatency))
+		w.marks = append(w.marks, mark{start: start, took: end.Sub(start)})
 		for {
 			prev := lastEnd.Load()
 			if end.UnixNano() <= prev || lastEnd.CompareAndSwap(prev, end.UnixNano()) {

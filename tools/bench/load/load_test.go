@@ -47,6 +47,13 @@ func TestRunCountsOpsAndErrors(t *testing.T) {
 	if res.Ops < 10 || res.RPS <= 0 || res.P50Ms <= 0 || res.P99Ms < res.P50Ms || res.MaxMs < res.P99Ms {
 		t.Fatalf("implausible result: %+v", res)
 	}
+	// 300 ms measured: six to eight windows (the last operations end
+	// after it), the slowest 1% in some of them (tailOf's own test places
+	// them).
+	if tl := res.Tail; tl == nil || tl.Windows < 6 || tl.Windows > 8 || tl.WithSlow < 1 || tl.WithSlow > tl.Windows ||
+		tl.Top3Share <= 0 || tl.Top3Share > 1 {
+		t.Fatalf("tail not placed: %+v", res.Tail)
+	}
 	// One call in ten fails; the warm-up's failures count too.
 	if res.TotalErrors() == 0 || res.Errors > res.Ops/5 || len(res.ErrorSamples) == 0 {
 		t.Fatalf("errors not counted: %+v", res)
