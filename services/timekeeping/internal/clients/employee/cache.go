@@ -348,8 +348,13 @@ func (c *Cached) knownSchedules(batch map[int64][]waiter, ids []int64) map[int64
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	known := map[int64]schedule{}
+	companies := make(map[int64]bool, len(ids)) // a company's schedules are walked once
 	for _, id := range ids {
 		for _, w := range batch[id] {
+			if companies[w.empresaID] {
+				continue
+			}
+			companies[w.empresaID] = true
 			for escalaID, s := range c.schedules.byCompany[w.empresaID] {
 				if len(known) == MaxFuncionarios {
 					return known
