@@ -63,6 +63,8 @@ type Verifier struct {
 	// cache.go); now is its clock.
 	verified *verifiedCache
 	now      func() time.Time
+	// keys are the JWKS keys in the form the EdDSA check takes (eddsa.go).
+	keys expandedKeys
 	// guards run on every verified request (AddGuards).
 	guards []Guard
 }
@@ -235,7 +237,11 @@ func (v *Verifier) verify(ctx context.Context, token string) (*Claims, error) {
 		if kid, _ := t.Header["kid"].(string); kid == "" {
 			return nil, ErrMissingKID
 		}
-		return lookup(t)
+		key, err := lookup(t)
+		if err != nil {
+			return nil, err
+		}
+		return v.keys.expand(key)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("jwtauth: %w", err)
