@@ -143,6 +143,29 @@ func TestGOGCAsTheLocalStack(t *testing.T) {
 	})
 }
 
+// TestGOMEMLIMITAsTheLocalStack: with the chart's default values, each
+// service runs with the GOMEMLIMIT the local stack gives it
+// (stack.GOMEMLIMIT), so that make bench's soak sees the collector work as
+// hard near the limit as in the pod. Other values files may size the pods
+// otherwise.
+func TestGOMEMLIMITAsTheLocalStack(t *testing.T) {
+	objs := render(t, "default")
+	for _, svc := range serviceNames() {
+		c := serviceContainers(t, objs, svc)["Deployment "+fullname(svc)]
+		if c == nil {
+			t.Errorf("%s: no container", svc)
+			continue
+		}
+		env, err := containerEnv(objs, c)
+		if err != nil {
+			t.Fatalf("%s: %v", svc, err)
+		}
+		if got, want := env["GOMEMLIMIT"].value, stack.GOMEMLIMIT[svc]; got != want {
+			t.Errorf("%s: GOMEMLIMIT %q in the chart, %q in tools/stack", svc, got, want)
+		}
+	}
+}
+
 // envProblems lists what is wrong with a container's environment for the
 // service's configuration.
 func envProblems(svc, where string, cfg serviceConfig, env podEnv) []string {

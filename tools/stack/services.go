@@ -34,6 +34,17 @@ const (
 // default.
 var GOGC = map[string]string{"employee": "400", "timekeeping": "400"}
 
+// GOMEMLIMIT is each service's GOMEMLIMIT as the chart deploys it with
+// its default values (90% of the container's memory limit:
+// goMemLimitPercent and services.<name>.resources in
+// charts/ponto/values.yaml; tools/k8scheck keeps the two equal), so that a
+// service near its limit collects garbage here as in its pod, and make
+// bench's soak shows it.
+var GOMEMLIMIT = map[string]string{
+	"auth": "230MiB", "company-billing": "230MiB", "employee": "230MiB", "timekeeping": "345MiB",
+	"media": "345MiB", "web": "230MiB",
+}
+
 // service is what the stack needs to know about one service.
 type service struct {
 	name string
@@ -74,6 +85,9 @@ func (o *Options) env(s service) []string {
 	}
 	if gc, ok := GOGC[s.name]; ok {
 		env = append(env, "GOGC="+gc)
+	}
+	if limit, ok := GOMEMLIMIT[s.name]; ok {
+		env = append(env, "GOMEMLIMIT="+limit)
 	}
 	// Every service gets every internal URL; ardanlabs/conf ignores the
 	// ones a service does not declare.
