@@ -554,8 +554,9 @@ func (r *runner) watchBackends(ctx context.Context, db string) func() time.Durat
 // the clock-ins' punches were batched (readBatchCounters before and after
 // it; nil when a reading failed).
 // ops, when set, ends it after that many operations (load.Config.Ops).
-func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op load.Op, batches bool) (
-	load.Result, CPUPerOp, *Batching, error) {
+// measured, when set, is called as the measured part starts.
+func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op load.Op, batches bool,
+	measured func()) (load.Result, CPUPerOp, *Batching, error) {
 	var before cpuSample
 	var counted batchCounters
 	var countErr error
@@ -564,6 +565,9 @@ func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op
 			before = r.sampleCPU(ctx)
 			if batches {
 				counted, countErr = r.readBatchCounters(ctx)
+			}
+			if measured != nil {
+				measured()
 			}
 		}})
 	if err != nil {

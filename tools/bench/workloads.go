@@ -209,15 +209,20 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 	}
 	for _, col := range columns {
 		r.logf("%-16s %-8s %d conexões, %s + %s de aquecimento", w.name, col.name, w.conns, r.opts.Duration, r.opts.Warmup)
+		// The profiles start with the measured part, not with the
+		// warm-up, whose operations may be of another kind (a shift
+		// change warms up on known employees).
 		var profiles sync.WaitGroup
-		if r.opts.Pprof && col.name == ColumnService {
-			for _, svc := range append([]string{w.service}, w.also...) {
-				profiles.Go(func() { r.profile(ctx, w.name, svc) })
+		measured := func() {
+			if r.opts.Pprof && col.name == ColumnService {
+				for _, svc := range append([]string{w.service}, w.also...) {
+					profiles.Go(func() { r.profile(ctx, w.name, svc) })
+				}
 			}
 		}
 		clockIn := col.name == ColumnService && strings.HasPrefix(w.name, "clockin")
 		load1 := loadAvg()
-		res, cpu, batches, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), clockIn)
+		res, cpu, batches, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), clockIn, measured)
 		profiles.Wait()
 		if err != nil {
 			return err
@@ -261,11 +266,10 @@ func (r *runner) profilePath(workload, service string) string {
 	return filepath.Join(r.runDir, "pprof", workload+"-"+service+".pb.gz")
 }
 
-// profile saves a CPU profile of service over the measured part.
+// profile saves a CPU profile of service over the measured part, which
+// starts as it is called. A workload that ends after a number of
+// operations ends sooner: the rest of the profile is the stack at rest.
 func (r *runner) profile(ctx context.Context, workload, service string) {
-	if !sleepCtx(ctx, r.opts.Warmup) {
-		return
-	}
 	secs := max(1, int(r.opts.Duration/time.Second)-1)
 	port := r.stack.Options().Ports[service].Internal
 	u := fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, secs)
