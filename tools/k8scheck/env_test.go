@@ -132,15 +132,7 @@ func TestEnvMatchesServiceConfig(t *testing.T) {
 // gives it (stack.GOGC; none: Go's default), so that make bench measures
 // the services as deployed.
 func TestGOGCAsTheLocalStack(t *testing.T) {
-	eachServiceContainer(t, func(t *testing.T, objs []obj, svc string, c map[string]any) {
-		env, err := containerEnv(objs, c)
-		if err != nil {
-			t.Fatalf("%s: %v", svc, err)
-		}
-		if got, want := env["GOGC"].value, stack.GOGC[svc]; got != want {
-			t.Errorf("%s: GOGC %q in the chart, %q in tools/stack", svc, got, want)
-		}
-	})
+	eachServiceContainer(t, asTheLocalStack("GOGC", stack.GOGC))
 }
 
 // TestGOMEMLIMITAsTheLocalStack: with the chart's default values, each
@@ -149,19 +141,19 @@ func TestGOGCAsTheLocalStack(t *testing.T) {
 // hard near the limit as in the pod. Other values files may size the pods
 // otherwise.
 func TestGOMEMLIMITAsTheLocalStack(t *testing.T) {
-	objs := render(t, "default")
-	for _, svc := range serviceNames() {
-		c := serviceContainers(t, objs, svc)["Deployment "+fullname(svc)]
-		if c == nil {
-			t.Errorf("%s: no container", svc)
-			continue
-		}
+	serviceContainersWith(t, "default", asTheLocalStack("GOMEMLIMIT", stack.GOMEMLIMIT))
+}
+
+// asTheLocalStack checks that a service's container sets the runtime
+// variable name as tools/stack does (want by service; "": not set).
+func asTheLocalStack(name string, want map[string]string) func(t *testing.T, objs []obj, svc string, c map[string]any) {
+	return func(t *testing.T, objs []obj, svc string, c map[string]any) {
 		env, err := containerEnv(objs, c)
 		if err != nil {
 			t.Fatalf("%s: %v", svc, err)
 		}
-		if got, want := env["GOMEMLIMIT"].value, stack.GOMEMLIMIT[svc]; got != want {
-			t.Errorf("%s: GOMEMLIMIT %q in the chart, %q in tools/stack", svc, got, want)
+		if got := env[name].value; got != want[svc] {
+			t.Errorf("%s: %s %q in the chart, %q in tools/stack", svc, name, got, want[svc])
 		}
 	}
 }

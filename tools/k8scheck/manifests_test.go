@@ -269,17 +269,21 @@ func TestServiceProbesUseInternalPort(t *testing.T) {
 // Deployment, as each values file renders it.
 func eachServiceContainer(t *testing.T, check func(t *testing.T, objs []obj, svc string, c map[string]any)) {
 	for values := range valuesFiles {
-		t.Run(values, func(t *testing.T) {
-			objs := render(t, values)
-			for _, svc := range serviceNames() {
-				c := serviceContainers(t, objs, svc)["Deployment "+fullname(svc)]
-				if c == nil {
-					t.Errorf("%s: no container", svc)
-					continue
-				}
-				check(t, objs, svc, c)
-			}
-		})
+		t.Run(values, func(t *testing.T) { serviceContainersWith(t, values, check) })
+	}
+}
+
+// serviceContainersWith calls check on each service's container as the
+// chart renders it with values (a valuesFiles key).
+func serviceContainersWith(t *testing.T, values string, check func(t *testing.T, objs []obj, svc string, c map[string]any)) {
+	objs := render(t, values)
+	for _, svc := range serviceNames() {
+		c := serviceContainers(t, objs, svc)["Deployment "+fullname(svc)]
+		if c == nil {
+			t.Errorf("%s: no container", svc)
+			continue
+		}
+		check(t, objs, svc, c)
 	}
 }
 
