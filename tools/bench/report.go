@@ -102,7 +102,12 @@ type Row struct {
 	// raw read's (PostgreSQL and the reading client): the same comparison
 	// in the figure the machine's load moves least.
 	RatioRawCPU *float64 `json:"razaoLeituraCPU,omitempty"`
-	LoadAvg     float64  `json:"cargaMedia1min"`
+	// Alternated is the report timed in turns with its raw read, right
+	// after its workload; RatioRawAlternated its p50 ratio, the one the
+	// target is judged on.
+	Alternated         *Alternated `json:"alternado,omitempty"`
+	RatioRawAlternated *float64    `json:"razaoLeituraAlternada,omitempty"`
+	LoadAvg            float64     `json:"cargaMedia1min"`
 	// CPU is each process's CPU milliseconds per operation over the
 	// measured part (the services, "postgres": the backends of the run's
 	// databases, "bench": the load generator and the in-process gateway).
@@ -176,6 +181,10 @@ func (rep *Report) add(w workload, column string, res load.Result, cpu CPUPerOp,
 	rep.Rows = append(rep.Rows, row)
 }
 
+func (row *Row) setAlternated(a *Alternated) {
+	row.Alternated, row.RatioRawAlternated = a, a.Ratio()
+}
+
 func (rep *Report) pgbenchFloor(workload string) *PGBenchFloor {
 	for i := range rep.Floors.PGBench {
 		if rep.Floors.PGBench[i].Workload == workload {
@@ -246,9 +255,11 @@ func (rep *Report) finish(r *runner) {
 	ratio("clockin-cold", 0.6, false, "piso pgbench (req/s)")
 	p99("clockin-cold")
 	for _, w := range []string{"report-json", "report-csv"} {
-		if row := rep.row(w, ColumnService); row != nil && row.RatioRaw != nil {
-			rep.Targets = append(rep.Targets, Target{Name: w + " ≤ 1.50 × leitura ordenada das marcações (p50)",
-				Got: fmt.Sprintf("%.2f", *row.RatioRaw), Met: *row.RatioRaw <= 1.5})
+		if row := rep.row(w, ColumnService); row != nil {
+			if v, how := row.rawRatio(); v != nil {
+				rep.Targets = append(rep.Targets, Target{Name: w + " ≤ 1.50 × leitura ordenada das marcações (p50" + how + ")",
+					Got: fmt.Sprintf("%.2f", *v), Met: *v <= 1.5})
+			}
 		}
 		ratio(w, 1.5, true, "SQL do relatório (p50)")
 	}
@@ -256,6 +267,16 @@ func (rep *Report) finish(r *runner) {
 		Got: fmt.Sprintf("%d", rep.Errors), Met: rep.Errors == 0})
 	rep.Targets = append(rep.Targets, Target{Name: "cadeias NSR/hash íntegras",
 		Got: fmt.Sprintf("%d empresas, %d marcações", rep.Chains.Companies, rep.Chains.Punches), Met: rep.Chains.OK})
+}
+
+// rawRatio is the report's ratio to its raw read that targets judge:
+// the one timed in turns when the run has it, else the one against the
+// read timed before the workload. how says which.
+func (row *Row) rawRatio() (v *float64, how string) {
+	if row.RatioRawAlternated != nil {
+		return row.RatioRawAlternated, ", em turnos"
+	}
+	return row.RatioRaw, ""
 }
 
 // Failed tells whether anything failed (requests or chains): the only
@@ -360,10 +381,15 @@ func (rep *Report) printReportRatios(w io.Writer) {
 		}
 		if !header {
 			fmt.Fprintf(w, "\nrelatórios contra os dois pisos (p50, porta do próprio serviço; CPU: todos os processos):\n")
-			fmt.Fprintf(w, "%-44s %14s %14s %16s\n", "", "÷ leitura", "÷ SQL", "CPU ÷ leitura")
+			fmt.Fprintf(w, "%-44s %18s %14s %14s %16s\n", "", "÷ leitura (turnos)", "÷ leitura", "÷ SQL", "CPU ÷ leitura")
 			header = true
 		}
-		fmt.Fprintf(w, "%-44s %14s %14s %16s\n", row.Title, times(row.RatioRaw), times(row.Ratio), times(row.RatioRawCPU))
+		fmt.Fprintf(w, "%-44s %18s %14s %14s %16s\n", row.Title, times(row.RatioRawAlternated), times(row.RatioRaw),
+			times(row.Ratio), times(row.RatioRawCPU))
+		if a := row.Alternated; a != nil {
+			fmt.Fprintf(w, "  em turnos: relatório p50 %.2f ms, leitura p50 %.2f ms, %d de cada\n",
+				a.Report.P50Ms, a.Raw.P50Ms, a.Report.Ops)
+		}
 	}
 }
 

@@ -65,3 +65,44 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 		}
 	}
 }
+
+// A report timed in turns with its raw read is judged on that ratio, and
+// the sequential one stays in the table beside it.
+func TestReportTargetIsJudgedOnTheAlternatedRatio(t *testing.T) {
+	rep := &Report{Commit: "0123456789abcdef", StartedAt: time.Now(), Chains: ChainCheck{OK: true}}
+	rep.Floors.Report = []ReportFloor{{Name: "report-csv", Result: load.Result{P50Ms: 150},
+		Raw: &RawFloor{Rows: 30000, Result: load.Result{P50Ms: 100}}}}
+	csv := workload{name: "report-csv", title: "csv", conns: 1, floor: "report-csv"}
+	rep.add(csv, ColumnService, load.Result{P50Ms: 180}, nil, 1) // 1.80 × the read timed before
+	rep.row("report-csv", ColumnService).setAlternated(&Alternated{
+		Report: load.Result{Ops: 40, P50Ms: 182}, Raw: load.Result{Ops: 40, P50Ms: 140}}) // 1.30 in turns
+	rep.finish(&runner{started: time.Now()})
+
+	var judged []Target
+	for _, tg := range rep.Targets {
+		if strings.Contains(tg.Name, "leitura ordenada") {
+			judged = append(judged, tg)
+		}
+	}
+	if len(judged) != 1 || judged[0].Got != "1.30" || !judged[0].Met || !strings.Contains(judged[0].Name, "em turnos") {
+		t.Fatalf("targets on the raw read: %+v", judged)
+	}
+	var out bytes.Buffer
+	rep.Print(&out)
+	for _, want := range []string{"1.30×", "1.80×", "relatório p50 182.00 ms, leitura p50 140.00 ms, 40 de cada"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	// Without the alternation the sequential ratio is judged.
+	rep.row("report-csv", ColumnService).Alternated = nil
+	rep.row("report-csv", ColumnService).RatioRawAlternated = nil
+	rep.Targets = nil
+	rep.finish(&runner{started: time.Now()})
+	for _, tg := range rep.Targets {
+		if strings.Contains(tg.Name, "leitura ordenada") && (tg.Got != "1.80" || tg.Met) {
+			t.Errorf("sequential ratio judged as %+v", tg)
+		}
+	}
+}

@@ -85,12 +85,20 @@ func (rep *Report) compareScale(base *Report, name string) {
 	}
 	for _, w := range []string{"report-json", "report-csv"} {
 		now, then := rep.row(w, ColumnService), base.row(w, ColumnService)
-		if now == nil || then == nil || now.RatioRaw == nil || then.RatioRaw == nil || *then.RatioRaw == 0 {
+		if now == nil || then == nil {
 			continue
 		}
-		x := *now.RatioRaw / *then.RatioRaw
+		// Both runs' ratios of the same kind: in turns when both have it.
+		a, b := now.RatioRawAlternated, then.RatioRawAlternated
+		if a == nil || b == nil {
+			a, b = now.RatioRaw, then.RatioRaw
+		}
+		if a == nil || b == nil || *b == 0 {
+			continue
+		}
+		x := *a / *b
 		rep.Targets = append(rep.Targets, Target{Name: w + " razão à leitura ordenada, " + label,
-			Got: fmt.Sprintf("%.2f contra %.2f (%.2f×)", *now.RatioRaw, *then.RatioRaw, x), Met: x <= scaleTolerance})
+			Got: fmt.Sprintf("%.2f contra %.2f (%.2f×)", *a, *b, x), Met: x <= scaleTolerance})
 	}
 }
 

@@ -67,6 +67,19 @@ func TestCompareScale(t *testing.T) {
 	if rep := scaled.Targets[1]; rep.Met || !strings.Contains(rep.Got, "1.25×") {
 		t.Errorf("report target %+v", rep)
 	}
+
+	// When both runs timed the report in turns with its read, those
+	// ratios are compared, not the sequential ones.
+	alternated := func(rep *Report, v float64) {
+		rep.row("report-json", ColumnService).RatioRawAlternated = ratio(v)
+	}
+	alternated(got, 1.2)
+	alternated(scaled, 1.32)
+	scaled.Targets = nil
+	scaled.compareScale(got, name)
+	if rep := scaled.Targets[1]; !rep.Met || !strings.Contains(rep.Got, "1.32 contra 1.20 (1.10×)") {
+		t.Errorf("report target in turns %+v", rep)
+	}
 	if _, _, err := loadBaseline("", t.TempDir()); err == nil {
 		t.Error("an empty directory gave a baseline")
 	}

@@ -52,6 +52,9 @@ type workload struct {
 	prepare func(ctx context.Context) error
 	// op makes the operation for one column.
 	op func(column string) load.Op
+	// alternate, for a report, times it in turns with its raw read
+	// after the service column (Alternated).
+	alternate func(ctx context.Context, addr string) (*Alternated, error)
 }
 
 // workloads are the five, in order; rep receives the floors that
@@ -109,11 +112,17 @@ func (r *runner) workloads(rep *Report) []workload {
 		{name: "report-json", title: fmt.Sprintf("relatório JSON, pág. 1 (%d func.)", r.data.Size.BigDepartment),
 			service: "timekeeping", also: []string{"employee"}, conns: 1, floor: "report-json",
 			prepare: func(ctx context.Context) error { return r.prepareReport(ctx, rep, report, false) },
-			op:      func(string) load.Op { return reportOp(report, false) }},
+			op:      func(string) load.Op { return reportOp(report, false) },
+			alternate: func(ctx context.Context, addr string) (*Alternated, error) {
+				return r.alternateReport(ctx, addr, report, false)
+			}},
 		{name: "report-csv", title: fmt.Sprintf("relatório CSV, %d func.", r.data.Size.BigDepartment),
 			service: "timekeeping", also: []string{"employee"}, conns: 1, floor: "report-csv",
 			prepare: func(ctx context.Context) error { return r.prepareReport(ctx, rep, report, true) },
-			op:      func(string) load.Op { return reportOp(report, true) }},
+			op:      func(string) load.Op { return reportOp(report, true) },
+			alternate: func(ctx context.Context, addr string) (*Alternated, error) {
+				return r.alternateReport(ctx, addr, report, true)
+			}},
 		{name: "photo", title: "foto de perfil, JPEG de 1 MiB", service: "media", also: []string{"employee"},
 			conns: 4, op: func(string) load.Op { return r.photo() }},
 		{name: "receipt-signed", title: "comprovante PDF assinado (PAdES)", service: "timekeeping",
@@ -246,6 +255,16 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		}
 		for _, e := range line.ErrorSamples {
 			r.logf("    erro: %s", e)
+		}
+		if w.alternate != nil && col.name == ColumnService {
+			r.logf("%-16s %-8s em turnos com a leitura ordenada das marcações, %s", w.name, col.name, r.opts.Duration)
+			alt, err := w.alternate(ctx, col.addr)
+			if err != nil {
+				return fmt.Errorf("%s em turnos com a leitura ordenada: %w", w.name, err)
+			}
+			line.setAlternated(alt)
+			r.logf("%-16s %-8s relatório p50 %.2f ms, leitura p50 %.2f ms: %s", w.name, col.name,
+				alt.Report.P50Ms, alt.Raw.P50Ms, times(line.RatioRawAlternated))
 		}
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -93,18 +92,23 @@ func TimeReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportPara
 // the report's SQL: in the same kind of transaction, with the same
 // settings, back to back for d, at least three times.
 func TimeRaw(ctx context.Context, db *pgxpool.Pool, settings string, all ReportParams, d time.Duration) (load.Result, int64, error) {
-	return timeTx(ctx, d, func() (int64, error) {
-		var n int64
-		err := pgx.BeginTxFunc(ctx, db, txOptions, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, settings); err != nil {
-				return err
-			}
-			var err error
-			n, err = readRaw(ctx, tx, RawSQL, all.EmpresaID, all.Funcionarios, all.Inicio, all.Fim)
+	return timeTx(ctx, d, func() (int64, error) { return ReadRaw(ctx, db, settings, all) })
+}
+
+// ReadRaw runs RawSQL once for all's employees and period, in the
+// report's kind of transaction with its settings, and returns the rows
+// read (employee-days).
+func ReadRaw(ctx context.Context, db *pgxpool.Pool, settings string, all ReportParams) (int64, error) {
+	var n int64
+	err := pgx.BeginTxFunc(ctx, db, txOptions, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, settings); err != nil {
 			return err
-		})
-		return n, err
+		}
+		var err error
+		n, err = readRaw(ctx, tx, RawSQL, all.EmpresaID, all.Funcionarios, all.Inicio, all.Fim)
+		return err
 	})
+	return n, err
 }
 
 var txOptions = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
@@ -112,7 +116,7 @@ var txOptions = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.Read
 // timeTx times run back to back for d, at least three times; run returns
 // the rows it read.
 func timeTx(ctx context.Context, d time.Duration, run func() (int64, error)) (load.Result, int64, error) {
-	h := hdrhistogram.New(1, int64(2*time.Minute/time.Microsecond), 3)
+	h := load.NewLatencies()
 	var rowsRead int64
 	start := time.Now()
 	for n := 0; n < 3 || time.Since(start) < d; n++ {
@@ -124,15 +128,10 @@ func timeTx(ctx context.Context, d time.Duration, run func() (int64, error)) (lo
 		if err != nil {
 			return load.Result{}, 0, err
 		}
-		_ = h.RecordValue(max(time.Since(t0).Microseconds(), 1))
+		h.Record(time.Since(t0))
 		rowsRead = rows
 	}
-	elapsed := time.Since(start)
-	return load.Result{
-		Ops: h.TotalCount(), Seconds: elapsed.Seconds(), RPS: float64(h.TotalCount()) / elapsed.Seconds(),
-		MeanMs: h.Mean() / 1000, P50Ms: ms(h.ValueAtQuantile(50)), P90Ms: ms(h.ValueAtQuantile(90)),
-		P99Ms: ms(h.ValueAtQuantile(99)), MaxMs: ms(h.Max()),
-	}, rowsRead, nil
+	return h.Result(time.Since(start)), rowsRead, nil
 }
 
 // readRaw runs sql and reads its rows without decoding them.
@@ -182,5 +181,3 @@ func runReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportParam
 	})
 	return n, err
 }
-
-func ms(us int64) float64 { return float64(us) / 1000 }

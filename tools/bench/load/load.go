@@ -165,7 +165,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	var measureStart time.Time
 	var lastEnd atomic.Int64 // UnixNano of the last measured op's end
 	for i := range cfg.Conns {
-		hists[i] = hdrhistogram.New(minLatency, maxLatency, sigDigits)
+		hists[i] = NewLatencies().h
 		w := &Worker{ID: i, Conns: cfg.Conns, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i))),
 			op: cfg.Op, client: client, timeout: cfg.Timeout, Req: fasthttp.AcquireRequest(), Resp: fasthttp.AcquireResponse()}
 		workers[i] = w
@@ -196,23 +196,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, ctx.Err()
 	}
 
-	all := hdrhistogram.New(minLatency, maxLatency, sigDigits)
+	all := NewLatencies()
 	for _, h := range hists {
-		all.Merge(h)
+		all.h.Merge(h)
 	}
 	elapsed := time.Duration(lastEnd.Load() - measureStart.UnixNano())
 	if elapsed <= 0 {
 		elapsed = cfg.Duration
 	}
-	res := Result{
-		Ops: r.ops.Load(), Errors: r.failed.Load(), WarmupOps: r.warmOps.Load(), WarmupErrors: r.warmFailed.Load(),
-		Seconds: elapsed.Seconds(),
-		MeanMs:  all.Mean() / 1000,
-		P50Ms:   ms(all.ValueAtQuantile(50)),
-		P90Ms:   ms(all.ValueAtQuantile(90)),
-		P99Ms:   ms(all.ValueAtQuantile(99)),
-		MaxMs:   ms(all.Max()),
-	}
+	res := all.Result(elapsed)
+	res.Ops, res.Errors, res.WarmupOps, res.WarmupErrors = r.ops.Load(), r.failed.Load(), r.warmOps.Load(), r.warmFailed.Load()
 	res.RPS = float64(res.Ops) / elapsed.Seconds()
 	res.ErrorSamples = r.samples()
 	var marks []mark
@@ -339,3 +332,35 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }
+
+// Latencies is a histogram of operation times with the generator's
+// bounds, for what a caller times itself (a floor's query, one half of
+// an alternation).
+type Latencies struct{ h *hdrhistogram.Histogram }
+
+// NewLatencies is an empty histogram.
+func NewLatencies() *Latencies {
+	return &Latencies{h: hdrhistogram.New(minLatency, maxLatency, sigDigits)}
+}
+
+// Record adds one operation's time.
+func (l *Latencies) Record(d time.Duration) {
+	_ = l.h.RecordValue(max(d.Microseconds(), minLatency))
+}
+
+// Result is the figures of the recorded operations over elapsed.
+func (l *Latencies) Result(elapsed time.Duration) Result {
+	n := l.h.TotalCount()
+	res := Result{
+		Ops: n, Seconds: elapsed.Seconds(),
+		MeanMs: l.h.Mean() / 1000,
+		P50Ms:  ms(l.h.ValueAtQuantile(50)),
+		P90Ms:  ms(l.h.ValueAtQuantile(90)),
+		P99Ms:  ms(l.h.ValueAtQuantile(99)),
+		MaxMs:  ms(l.h.Max()),
+	}
+	if elapsed > 0 {
+		res.RPS = float64(n) / elapsed.Seconds()
+	}
+	return res
+}
