@@ -1,9 +1,14 @@
 package ratelimit_test
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +169,78 @@ func TestRedisDown(t *testing.T) {
 	}
 	if r := get(t, h.public+"/private", h.iss.Empresa(t, 1)); r.Status != 200 {
 		t.Errorf("per-token limit without Redis: %d %s", r.Status, r.Body)
+	}
+}
+
+// Many tokens at once: their checks reach Redis in shared pipelines, and
+// each token still gets its own budget's verdicts.
+func TestConcurrentTokensKeepTheirOwnBudgets(t *testing.T) {
+	rdb := redistest.New(t)
+	var pipelined, alone, deepest atomic.Int64
+	rdb.AddHook(countHook{pipelined: &pipelined, alone: &alone, deepest: &deepest})
+	h := start(t, rdb, ratelimit.FailClosed)
+	const tokens, each = 40, 5
+	statuses := make([][]int, tokens)
+	var wg sync.WaitGroup
+	for i := range tokens {
+		tok := h.iss.Funcionario(t, 1, int64(100+i))
+		wg.Go(func() {
+			for range each {
+				req, _ := http.NewRequest(http.MethodGet, h.public+"/private", nil)
+				req.Header.Set("Authorization", "Bearer "+tok)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					statuses[i] = append(statuses[i], 0)
+					continue
+				}
+				resp.Body.Close()
+				statuses[i] = append(statuses[i], resp.StatusCode)
+			}
+		})
+	}
+	wg.Wait()
+	for i, got := range statuses {
+		// 3/min: the first (owed), the second (charged two), the third;
+		// then the budget is spent.
+		if want := []int{200, 200, 200, 429, 429}; !slices.Equal(got, want) {
+			t.Errorf("token %d: %v, want %v", i, got, want)
+		}
+	}
+	// Forty clients at once: some checks share a pipeline (a check that
+	// finds no other waiting goes alone, without waiting for company).
+	if n := pipelined.Load() + alone.Load(); n != tokens*(each-1) || deepest.Load() < 2 {
+		t.Errorf("%d checks (%d alone), at most %d in one pipeline; want %d, some together",
+			n, alone.Load(), deepest.Load(), tokens*(each-1))
+	}
+	t.Logf("%d checks, %d alone, at most %d in one pipeline", tokens*(each-1), alone.Load(), deepest.Load())
+}
+
+// countHook counts the scripts rdb sends alone and in pipelines, and the
+// most one pipeline carried.
+type countHook struct{ pipelined, alone, deepest *atomic.Int64 }
+
+func (countHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h countHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if strings.HasPrefix(cmd.Name(), "eval") {
+			h.alone.Add(1)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		var n int64
+		for _, cmd := range cmds {
+			if strings.HasPrefix(cmd.Name(), "eval") {
+				n++
+			}
+		}
+		h.pipelined.Add(n)
+		for prev := h.deepest.Load(); n > prev && !h.deepest.CompareAndSwap(prev, n); prev = h.deepest.Load() {
+		}
+		return next(ctx, cmds)
 	}
 }
