@@ -79,9 +79,40 @@ func Ping(c *redis.Client) func(ctx context.Context) error {
 
 // Collector exports the client's connection pool statistics (hits,
 // misses, timeouts, total, idle and stale connections) as
-// redis_pool_* series, for the service's metrics registry.
+// redis_pool_* series, and those of its pipeline pool (go-redis keeps
+// one apart for pipelines: the rate limits' automatic pipeline) as
+// redis_pipeline_pool_*, for the service's metrics registry.
 func Collector(c *redis.Client) prometheus.Collector {
-	return redisprometheus.NewCollector("redis", "", c)
+	return collectors{
+		redisprometheus.NewCollector("redis", "", c),
+		redisprometheus.NewCollector("redis", "pipeline", pipelinePool{c}),
+	}
+}
+
+// pipelinePool is the client's pipeline pool as redisprometheus reads a
+// pool: all zero while go-redis has none.
+type pipelinePool struct{ c *redis.Client }
+
+func (p pipelinePool) PoolStats() *redis.PoolStats {
+	if s := p.c.PoolStats().PipelineStats; s != nil {
+		return (*redis.PoolStats)(s)
+	}
+	return &redis.PoolStats{}
+}
+
+// collectors is several collectors registered as one.
+type collectors []prometheus.Collector
+
+func (cs collectors) Describe(ch chan<- *prometheus.Desc) {
+	for _, c := range cs {
+		c.Describe(ch)
+	}
+}
+
+func (cs collectors) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range cs {
+		c.Collect(ch)
+	}
 }
 
 func orDefault(d, def time.Duration) time.Duration {

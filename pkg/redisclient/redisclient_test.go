@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ardanlabs/conf/v3"
+	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -141,18 +142,30 @@ func TestCollectorExportsPoolStats(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Pipelines use a pool of their own: two of them, one after the other.
+	for range 2 {
+		if _, err := c.Pipelined(context.Background(), func(p redis.Pipeliner) error {
+			p.Ping(context.Background())
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	families, err := m.Registry.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]float64{}
 	for _, f := range families {
-		if mt := f.GetMetric()[0]; strings.HasPrefix(f.GetName(), "redis_pool_") && mt.GetLabel()[0].GetValue() == "auth" {
+		if mt := f.GetMetric()[0]; strings.HasPrefix(f.GetName(), "redis_") && mt.GetLabel()[0].GetValue() == "auth" {
 			got[f.GetName()] = mt.GetGauge().GetValue() + mt.GetCounter().GetValue()
 		}
 	}
-	// The first ping dials (a miss), the next ones reuse it (hits).
-	if got["redis_pool_hit_total"] < 2 || got["redis_pool_miss_total"] < 1 || got["redis_pool_conn_total_current"] < 1 {
+	// The first ping dials (a miss), the next ones reuse it (hits); the
+	// same in the pipeline pool.
+	if got["redis_pool_hit_total"] < 2 || got["redis_pool_miss_total"] < 1 || got["redis_pool_conn_total_current"] < 1 ||
+		got["redis_pipeline_pool_hit_total"] < 1 || got["redis_pipeline_pool_miss_total"] < 1 ||
+		got["redis_pipeline_pool_conn_total_current"] < 1 {
 		t.Errorf("pool series = %v", got)
 	}
 }

@@ -17,31 +17,33 @@ import (
 // serviceFamilies are the series each service exports beside the HTTP
 // ones, and the least value (a counter, a gauge, a histogram's count)
 // the workday leaves in them; 0 asks only that the family be there. Every
-// service keeps its Redis pool's statistics (rate limits, revocations);
+// service keeps its Redis pools' statistics: the pipeline pool's carries
+// the rate limits' checks (their automatic pipeline), the main pool auth's
+// sessions and codes and the revocations' reloads;
 // the ones with a database, their pgx pool's; employee and company-billing
 // relay REP events through an outbox; timekeeping writes punches in
 // batches, audits the chains (once at start) and signs with a certificate.
 var serviceFamilies = map[string]map[string]float64{
-	"auth": {"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 1},
+	"auth": {"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 1, "redis_pipeline_pool_hit_total": 1},
 	"company-billing": {
-		"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 0,
+		"redis_pool_hit_total": 0, "redis_pool_conn_total_current": 0, "redis_pipeline_pool_hit_total": 1,
 		"pgxpool_acquire_count": 1, "pgxpool_max_conns": 1,
 		"outbox_lag_seconds": 0, "outbox_pending_events": 0, "outbox_delivered_total": 0,
 	},
 	"employee": {
-		"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 0,
+		"redis_pool_hit_total": 0, "redis_pool_conn_total_current": 0, "redis_pipeline_pool_hit_total": 1,
 		"pgxpool_acquire_count": 1, "pgxpool_max_conns": 1,
 		"outbox_lag_seconds": 0, "outbox_pending_events": 0, "outbox_delivered_total": 0,
 	},
 	"timekeeping": {
-		"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 0,
+		"redis_pool_hit_total": 0, "redis_pool_conn_total_current": 0, "redis_pipeline_pool_hit_total": 1,
 		"pgxpool_acquire_count": 1, "pgxpool_max_conns": 1,
 		"ponto_punches_written_total": 5, "ponto_clockin_batch_size": 1, "ponto_clockin_batch_wait_seconds": 5,
 		"ponto_chain_audit_runs_total": 1, "ponto_chain_broken_companies": 0, "ponto_chain_verified_records_total": 0,
 		"signing_certificate_days_left": 1,
 	},
-	"media": {"redis_pool_hit_total": 1, "redis_pool_conn_total_current": 0},
-	"web":   {"redis_pool_hit_total": 0, "redis_pool_conn_total_current": 0},
+	"media": {"redis_pool_hit_total": 0, "redis_pool_conn_total_current": 0, "redis_pipeline_pool_hit_total": 1},
+	"web":   {"redis_pool_hit_total": 0, "redis_pool_conn_total_current": 0, "redis_pipeline_pool_hit_total": 0},
 }
 
 // checkMetrics scrapes every service's internal /metrics as Prometheus
