@@ -160,12 +160,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	r := &run{errs: map[string]bool{}}
 	var wg sync.WaitGroup
-	hists := make([]*hdrhistogram.Histogram, cfg.Conns)
+	hists := make([]*Latencies, cfg.Conns)
 	workers := make([]*Worker, cfg.Conns)
 	var measureStart time.Time
 	var lastEnd atomic.Int64 // UnixNano of the last measured op's end
 	for i := range cfg.Conns {
-		hists[i] = NewLatencies().h
+		hists[i] = NewLatencies()
 		w := &Worker{ID: i, Conns: cfg.Conns, Rand: rand.New(rand.NewPCG(cfg.Seed, uint64(i))),
 			op: cfg.Op, client: client, timeout: cfg.Timeout, Req: fasthttp.AcquireRequest(), Resp: fasthttp.AcquireResponse()}
 		workers[i] = w
@@ -198,7 +198,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	all := NewLatencies()
 	for _, h := range hists {
-		all.h.Merge(h)
+		all.h.Merge(h.h)
 	}
 	elapsed := time.Duration(lastEnd.Load() - measureStart.UnixNano())
 	if elapsed <= 0 {
@@ -232,7 +232,7 @@ type run struct {
 // when it starts in the measured phase; one that is still running when
 // the phase ends is waited for and counted (closed loop: it is a real
 // client's request).
-func (r *run) loop(ctx context.Context, w *Worker, h *hdrhistogram.Histogram, lastEnd *atomic.Int64) {
+func (r *run) loop(ctx context.Context, w *Worker, h *Latencies, lastEnd *atomic.Int64) {
 	for ctx.Err() == nil {
 		phase := r.phase.Load()
 		if phase == stopped {
@@ -262,7 +262,7 @@ func (r *run) loop(ctx context.Context, w *Worker, h *hdrhistogram.Histogram, la
 			r.failed.Add(1)
 			r.sample(err)
 		}
-		_ = h.RecordValue(max(end.Sub(start).Microseconds(), minLatency))
+		h.Record(end.Sub(start))
 		w.marks = append(w.marks, mark{start: start, took: end.Sub(start)})
 		for {
 			prev := lastEnd.Load()
