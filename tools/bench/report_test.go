@@ -106,3 +106,41 @@ func TestReportTargetIsJudgedOnTheAlternatedRatio(t *testing.T) {
 		}
 	}
 }
+
+// A p99 target says how low the closed loop's mean could go on the run's
+// cores: 64 connections at 4,000 req/s wait 16 ms on average, and at
+// 0.4 ms of CPU an operation two cores do at most 5,000 a second, so no
+// mean under 12.8 ms was in reach.
+func TestP99TargetCarriesTheClosedLoopBound(t *testing.T) {
+	rep := &Report{StartedAt: time.Now(), Chains: ChainCheck{OK: true}, Machine: Machine{CPUs: 2}}
+	cold := workload{name: "clockin-cold", title: "cold", conns: 64, floor: "pgbench", serviceOnly: true}
+	rep.add(cold, ColumnService, load.Result{RPS: 4000, P99Ms: 27},
+		CPUPerOp{"timekeeping": 0.2, "postgres": 0.1, "employee": 0.05, "bench": 0.05}, 1)
+	rep.finish(&runner{started: time.Now()})
+
+	b := rep.row("clockin-cold", ColumnService).Bound
+	if b == nil {
+		t.Fatal("no bound")
+	}
+	for name, v := range map[string][2]float64{"mean": {b.MeanMs, 16}, "max req/s": {b.MaxRPS, 5000},
+		"min mean": {b.MinMeanMs, 12.8}, "busy": {b.Busy, 0.8}} {
+		if d := v[0] - v[1]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s = %v, want %v", name, v[0], v[1])
+		}
+	}
+	var target Target
+	for _, tg := range rep.Targets {
+		if tg.Name == "clockin-cold p99 ≤ 15 ms" {
+			target = tg
+		}
+	}
+	want := "27.0 ms; laço fechado: média 16.0 ms = 64 conexões ÷ req/s; a 0.400 ms de CPU por op. (todos os processos), " +
+		"2 núcleos dão no máximo 5000 req/s (80% em uso): média ≥ 12.8 ms"
+	if target.Got != want || target.Met {
+		t.Errorf("target = %+v, want %q, not met", target, want)
+	}
+	// Without CPU figures (no samples) there is no bound to state.
+	if got := loopBound(&Row{Conns: 64, Result: load.Result{RPS: 4000}}, 2); got != nil {
+		t.Errorf("bound without CPU: %+v", got)
+	}
+}
