@@ -414,7 +414,7 @@ func (r *runner) dropRunData(ctx context.Context) error {
 	for _, name := range r.stack.DatabaseNames() {
 		errs = append(errs, dropDatabase(ctx, o.PostgresURL, name))
 	}
-	errs = append(errs, deleteRedisPrefix(ctx, o.RedisAddr, r.redisPrefix()))
+	errs = append(errs, deleteRedisKeys(ctx, o.RedisAddr, r.redisPrefix(), o.RedisKeyPrefix))
 	return errors.Join(errs...)
 }
 

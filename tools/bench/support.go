@@ -19,6 +19,7 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/tools/stack"
 )
 
@@ -60,27 +61,16 @@ func migrateTimekeeping(ctx context.Context, binDir, url, workDir string) error 
 	return nil
 }
 
-// deleteRedisPrefix removes every key of the run (auth's codes, refresh
-// tokens and rate counters).
-func deleteRedisPrefix(ctx context.Context, addr, prefix string) error {
+// deleteRedisKeys removes every key of the run: auth's (codes, refresh
+// tokens, rate counters) and the other services' (the employee changes'
+// stream, revocations, rate counters), each under the run's own prefix.
+func deleteRedisKeys(ctx context.Context, addr string, prefixes ...string) error {
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	defer rdb.Close()
-	iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-	var keys []string
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-		if len(keys) == 1000 {
-			if err := rdb.Unlink(ctx, keys...).Err(); err != nil {
-				return err
-			}
-			keys = keys[:0]
+	for _, p := range prefixes {
+		if err := redisclient.DeletePrefix(ctx, rdb, p); err != nil {
+			return err
 		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if len(keys) > 0 {
-		return rdb.Unlink(ctx, keys...).Err()
 	}
 	return nil
 }

@@ -90,25 +90,7 @@ func deletePrefix(prefix string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
 
-	// SCAN instead of KEYS: it does not block a server other tests share.
-	iter := c.Scan(ctx, 0, escapeGlob(prefix)+"*", 500).Iterator()
-	var batch []string
-	for iter.Next(ctx) {
-		batch = append(batch, iter.Val())
-		if len(batch) == 500 {
-			if err := c.Unlink(ctx, batch...).Err(); err != nil {
-				return err
-			}
-			batch = batch[:0]
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return err
-	}
-	if len(batch) > 0 {
-		return c.Unlink(ctx, batch...).Err()
-	}
-	return nil
+	return redisclient.DeletePrefix(ctx, c, prefix)
 }
 
 // sanitize keeps test names readable in keys while removing spaces and
@@ -121,18 +103,6 @@ func sanitize(name string) string {
 		}
 		return r
 	}, name)
-}
-
-// escapeGlob is a safety net should sanitize ever miss a glob character.
-func escapeGlob(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[]\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func randomHex(n int) string {
