@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -516,6 +517,13 @@ func tailText(t *load.Tail) string {
 		load.TailWindow.Milliseconds())
 	if t.WithSlow > 3 {
 		text += fmt.Sprintf(", %.0f%% em 3 delas", 100*t.Top3Share)
+		if len(t.Top3AtMs) > 0 {
+			at := make([]string, len(t.Top3AtMs))
+			for i, ms := range t.Top3AtMs {
+				at[i] = strconv.FormatInt(ms, 10)
+			}
+			text += ", a " + strings.Join(at, ", ") + " ms do início"
+		}
 	}
 	return text + ")"
 }

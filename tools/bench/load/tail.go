@@ -24,6 +24,10 @@ type Tail struct {
 	// Top3Share is the part of the slowest 1% that started in the three
 	// windows holding most of them.
 	Top3Share float64 `json:"parteNas3Maiores"`
+	// Top3AtMs is where those three windows begin, in milliseconds from
+	// the measured part's start, earliest first: a shift change's burst
+	// shows as its first windows.
+	Top3AtMs []int64 `json:"inicioDas3MaioresMs"`
 }
 
 // mark is one measured operation: when it started and how long it took.
@@ -45,12 +49,17 @@ func tailOf(marks []mark, start, end time.Time) *Tail {
 	for _, m := range slow {
 		per[int64(max(0, m.start.Sub(start))/TailWindow)]++
 	}
-	counts := slices.Collect(maps.Values(per))
-	slices.SortFunc(counts, func(a, b int) int { return b - a })
+	// The fullest windows first, the earlier of two alike.
+	windows := slices.Sorted(maps.Keys(per))
+	slices.SortStableFunc(windows, func(a, b int64) int { return per[b] - per[a] })
+	windows = windows[:min(3, len(windows))]
 	top := 0
-	for _, n := range counts[:min(3, len(counts))] {
-		top += n
+	at := make([]int64, 0, len(windows))
+	for _, w := range windows {
+		top += per[w]
+		at = append(at, w*TailWindow.Milliseconds())
 	}
+	slices.Sort(at)
 	return &Tail{Slow: len(slow), Windows: int(max(0, end.Sub(start)+TailWindow-1) / TailWindow), WithSlow: len(per),
-		Top3Share: float64(top) / float64(len(slow))}
+		Top3Share: float64(top) / float64(len(slow)), Top3AtMs: at}
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -17,12 +18,13 @@ func TestTailPlacesTheSlowestOnePercent(t *testing.T) {
 		marks[i].took = 30 * time.Millisecond
 	}
 	got := tailOf(marks, start, start.Add(time.Second))
-	want := Tail{Slow: 10, Windows: 20, WithSlow: 3, Top3Share: 1}
-	if got == nil || *got != want {
+	want := Tail{Slow: 10, Windows: 20, WithSlow: 3, Top3Share: 1, Top3AtMs: []int64{100, 700, 900}}
+	if got == nil || !reflect.DeepEqual(*got, want) {
 		t.Fatalf("tail %+v, want %+v", got, want)
 	}
 
-	// Spread: one slow operation in each of ten windows.
+	// Spread: one slow operation in each of ten windows; of windows alike,
+	// the earliest are named.
 	for i := range marks {
 		marks[i].took = 2 * time.Millisecond
 	}
@@ -30,7 +32,7 @@ func TestTailPlacesTheSlowestOnePercent(t *testing.T) {
 		marks[i*100].took = 30 * time.Millisecond
 	}
 	got = tailOf(marks, start, start.Add(time.Second))
-	if want := (Tail{Slow: 10, Windows: 20, WithSlow: 10, Top3Share: 0.3}); *got != want {
+	if want := (Tail{Slow: 10, Windows: 20, WithSlow: 10, Top3Share: 0.3, Top3AtMs: []int64{0, 100, 200}}); !reflect.DeepEqual(*got, want) {
 		t.Fatalf("spread tail %+v, want %+v", got, want)
 	}
 	if tailOf(nil, start, start) != nil {
