@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -517,12 +516,12 @@ func tailText(t *load.Tail) string {
 		load.TailWindow.Milliseconds())
 	if t.WithSlow > 3 {
 		text += fmt.Sprintf(", %.0f%% em 3 delas", 100*t.Top3Share)
-		if len(t.Top3AtMs) > 0 {
-			at := make([]string, len(t.Top3AtMs))
-			for i, ms := range t.Top3AtMs {
-				at[i] = strconv.FormatInt(ms, 10)
+		if len(t.Top3) > 0 {
+			at := make([]string, len(t.Top3))
+			for i, w := range t.Top3 {
+				at[i] = fmt.Sprintf("%d a %d ms", w.Slow, w.AtMs)
 			}
-			text += ", a " + strings.Join(at, ", ") + " ms do início"
+			text += ": " + strings.Join(at, ", ") + " do início"
 		}
 	}
 	return text + ")"

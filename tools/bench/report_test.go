@@ -30,7 +30,7 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 	rep.add(single, ColumnService, load.Result{RPS: 1600}, nil, 1)
 	rep.add(report, ColumnService, load.Result{P50Ms: 160}, CPUPerOp{"timekeeping": 75, "postgres": 50}, 1)
 	rep.add(cold, ColumnService, load.Result{RPS: 6500, P99Ms: 16,
-		Tail: &load.Tail{Slow: 100, Windows: 34, WithSlow: 5, Top3Share: 0.8, Top3AtMs: []int64{0, 50, 1200}}}, nil, 1)
+		Tail: &load.Tail{Slow: 100, Windows: 34, WithSlow: 5, Top3Share: 0.8, Top3: []load.TailSpan{{AtMs: 0, Slow: 50}, {AtMs: 50, Slow: 20}, {AtMs: 1200, Slow: 10}}}}, nil, 1)
 	rep.finish(&runner{started: time.Now()})
 
 	got := map[string]Target{}
@@ -44,7 +44,7 @@ func TestReportJudgesTargetsOnTheServicePort(t *testing.T) {
 		"report-json/1.60":       false, // 160 / 100 > 1.5
 		"report-json/2.00":       false, // 160 / 80, the raw read
 		"clockin-cold/0.65":      true,  // 6500 / 10000 ≥ 0.6
-		"clockin-cold/16.0 ms (1% mais lentas, 100 op.: em 5 de 34 janelas de 50 ms, 80% em 3 delas, a 0, 50, 1200 ms do início)": false,
+		"clockin-cold/16.0 ms (1% mais lentas, 100 op.: em 5 de 34 janelas de 50 ms, 80% em 3 delas: 50 a 0 ms, 20 a 50 ms, 10 a 1200 ms do início)": false,
 		"zero/2": false, // the gateway's errors count
 	} {
 		if tg, ok := got[key]; !ok || tg.Met != met {

@@ -24,10 +24,18 @@ type Tail struct {
 	// Top3Share is the part of the slowest 1% that started in the three
 	// windows holding most of them.
 	Top3Share float64 `json:"parteNas3Maiores"`
-	// Top3AtMs is where those three windows begin, in milliseconds from
-	// the measured part's start, earliest first: a shift change's burst
-	// shows as its first windows.
-	Top3AtMs []int64 `json:"inicioDas3MaioresMs"`
+	// Top3 are those three windows, earliest first: a shift change's
+	// opening burst shows as its first windows, a stall as one later.
+	Top3 []TailSpan `json:"janelasMaiores"`
+}
+
+// TailSpan is one TailWindow of a run and how many of its slowest 1%
+// started in it.
+type TailSpan struct {
+	// AtMs is where it begins, in milliseconds from the measured part's
+	// start.
+	AtMs int64 `json:"inicioMs"`
+	Slow int   `json:"lentas"`
 }
 
 // mark is one measured operation: when it started and how long it took.
@@ -53,13 +61,13 @@ func tailOf(marks []mark, start, end time.Time) *Tail {
 	windows := slices.Sorted(maps.Keys(per))
 	slices.SortStableFunc(windows, func(a, b int64) int { return per[b] - per[a] })
 	windows = windows[:min(3, len(windows))]
+	slices.Sort(windows)
 	top := 0
-	at := make([]int64, 0, len(windows))
+	spans := make([]TailSpan, 0, len(windows))
 	for _, w := range windows {
 		top += per[w]
-		at = append(at, w*TailWindow.Milliseconds())
+		spans = append(spans, TailSpan{AtMs: w * TailWindow.Milliseconds(), Slow: per[w]})
 	}
-	slices.Sort(at)
 	return &Tail{Slow: len(slow), Windows: int(max(0, end.Sub(start)+TailWindow-1) / TailWindow), WithSlow: len(per),
-		Top3Share: float64(top) / float64(len(slow)), Top3AtMs: at}
+		Top3Share: float64(top) / float64(len(slow)), Top3: spans}
 }

@@ -18,7 +18,7 @@ func TestTailPlacesTheSlowestOnePercent(t *testing.T) {
 		marks[i].took = 30 * time.Millisecond
 	}
 	got := tailOf(marks, start, start.Add(time.Second))
-	want := Tail{Slow: 10, Windows: 20, WithSlow: 3, Top3Share: 1, Top3AtMs: []int64{100, 700, 900}}
+	want := Tail{Slow: 10, Windows: 20, WithSlow: 3, Top3Share: 1, Top3: []TailSpan{{100, 6}, {700, 3}, {900, 1}}}
 	if got == nil || !reflect.DeepEqual(*got, want) {
 		t.Fatalf("tail %+v, want %+v", got, want)
 	}
@@ -32,7 +32,7 @@ func TestTailPlacesTheSlowestOnePercent(t *testing.T) {
 		marks[i*100].took = 30 * time.Millisecond
 	}
 	got = tailOf(marks, start, start.Add(time.Second))
-	if want := (Tail{Slow: 10, Windows: 20, WithSlow: 10, Top3Share: 0.3, Top3AtMs: []int64{0, 100, 200}}); !reflect.DeepEqual(*got, want) {
+	if want := (Tail{Slow: 10, Windows: 20, WithSlow: 10, Top3Share: 0.3, Top3: []TailSpan{{0, 1}, {100, 1}, {200, 1}}}); !reflect.DeepEqual(*got, want) {
 		t.Fatalf("spread tail %+v, want %+v", got, want)
 	}
 	if tailOf(nil, start, start) != nil {
