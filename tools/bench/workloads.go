@@ -285,24 +285,43 @@ func (r *runner) profilePath(workload, service string) string {
 	return filepath.Join(r.runDir, "pprof", workload+"-"+service+".pb.gz")
 }
 
-// profile saves a CPU profile of service over the measured part, which
-// starts as it is called. A workload that ends after a number of
-// operations ends sooner: the rest of the profile is the stack at rest.
+// allocsPath is where a workload's allocation profile of service goes.
+func (r *runner) allocsPath(workload, service string) string {
+	return filepath.Join(r.runDir, "pprof", workload+"-"+service+"-allocs.pb.gz")
+}
+
+// profile saves a CPU profile and an allocation profile of service over
+// the measured part, which starts as it is called (the allocation one as
+// the difference over the same seconds: what the workload allocated, the
+// collector's work). A workload that ends after a number of operations
+// ends sooner: the rest of the profiles is the stack at rest.
 func (r *runner) profile(ctx context.Context, workload, service string) {
 	secs := max(1, int(r.opts.Duration/time.Second)-1)
+	var both sync.WaitGroup
+	both.Go(func() { r.savePprof(ctx, service, "profile", secs, r.profilePath(workload, service)) })
+	both.Go(func() { r.savePprof(ctx, service, "allocs", secs, r.allocsPath(workload, service)) })
+	both.Wait()
+}
+
+// savePprof saves service's /debug/pprof/<kind> over the next secs
+// seconds at path.
+func (r *runner) savePprof(ctx context.Context, service, kind string, secs int, path string) {
 	port := r.stack.Options().Ports[service].Internal
-	u := fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/profile?seconds=%d", port, secs)
+	u := fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/%s?seconds=%d", port, kind, secs)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		r.logf("pprof de %s: %v", service, err)
+		r.logf("pprof (%s) de %s: %v", kind, service, err)
 		return
 	}
 	defer resp.Body.Close()
-	path := r.profilePath(workload, service)
+	if resp.StatusCode != http.StatusOK {
+		r.logf("pprof (%s) de %s: %s", kind, service, resp.Status)
+		return
+	}
 	_ = os.MkdirAll(filepath.Dir(path), 0o750)
 	f, err := os.Create(path)
 	if err != nil {
