@@ -117,11 +117,6 @@ type Row struct {
 	Guards *GuardCost `json:"guardas,omitempty"`
 	// Batching is how a clock-in's punches were batched (service column).
 	Batching *Batching `json:"lotes,omitempty"`
-	// RatioFloorCPU is a clock-in's CPU per operation (every process) over
-	// its pgbench floor's per transaction (PostgreSQL and pgbench): most of
-	// the machine's speed divides out of it, where the CPU alone moves by
-	// a quarter between runs of the same code (docs/performance.md).
-	RatioFloorCPU *float64 `json:"razaoCPUPiso,omitempty"`
 	// Bound is how low the closed loop's latency could go on this machine
 	// (the p99 targets' workloads).
 	Bound *LoopBound `json:"laco,omitempty"`
@@ -168,14 +163,9 @@ func (rep *Report) add(w workload, column string, res load.Result, cpu CPUPerOp,
 	row := Row{Workload: w.name, Title: w.title, Column: column, Conns: w.conns, Result: res, CPU: cpu, LoadAvg: loadAvg}
 	switch {
 	case w.floor == "pgbench":
-		f := rep.pgbenchFloor(w.name)
-		if f != nil && f.TPS > 0 {
+		if f := rep.pgbenchFloor(w.name); f != nil && f.TPS > 0 {
 			v := res.RPS / f.TPS
 			row.Ratio, row.RatioKind = &v, "vazao"
-		}
-		if f != nil && f.CPU.total() > 0 && cpu.total() > 0 {
-			v := cpu.total() / f.CPU.total()
-			row.RatioFloorCPU = &v
 		}
 	case w.floor != "":
 		if f := rep.reportFloor(w.floor); f != nil && f.P50Ms > 0 {
@@ -427,8 +417,8 @@ func (rep *Report) printCPU(w io.Writer) {
 	for _, p := range procs {
 		fmt.Fprintf(w, " %11s", cmp.Or(short[p], p))
 	}
-	fmt.Fprintf(w, " %8s %10s\n", "total", "÷ pgbench")
-	line := func(title string, cpu CPUPerOp, floor *float64) {
+	fmt.Fprintf(w, " %8s\n", "total")
+	line := func(title string, cpu CPUPerOp) {
 		fmt.Fprintf(w, "%-44s", title)
 		total := 0.0
 		for _, p := range procs {
@@ -439,27 +429,23 @@ func (rep *Report) printCPU(w io.Writer) {
 				fmt.Fprintf(w, " %11s", "")
 			}
 		}
-		fmt.Fprintf(w, " %8.3f", total)
-		if floor != nil {
-			fmt.Fprintf(w, " %9.2f×", *floor)
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, " %8.3f\n", total)
 	}
 	for _, pg := range rep.Floors.PGBench {
 		cpu := CPUPerOp{"postgres": pg.CPU["postgres"], "bench": pg.CPU["pgbench"]}
-		line("pgbench, antes de "+pg.Workload+" (bench = pgbench)", cpu, nil)
+		line("pgbench, antes de "+pg.Workload+" (bench = pgbench)", cpu)
 	}
 	for _, f := range rep.Floors.Report {
 		if f.CPU != nil {
-			line("piso: SQL do "+f.Name, f.CPU, nil)
+			line("piso: SQL do "+f.Name, f.CPU)
 		}
 		if f.Raw != nil && f.Raw.CPU != nil {
-			line("piso: leitura ordenada ("+f.Name+")", f.Raw.CPU, nil)
+			line("piso: leitura ordenada ("+f.Name+")", f.Raw.CPU)
 		}
 	}
 	for _, row := range rep.Rows {
 		if row.Column == ColumnService && row.CPU != nil {
-			line(row.Title, row.CPU, row.RatioFloorCPU)
+			line(row.Title, row.CPU)
 		}
 	}
 	for _, row := range rep.Rows {

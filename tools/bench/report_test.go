@@ -144,27 +144,3 @@ func TestP99TargetCarriesTheClosedLoopBound(t *testing.T) {
 		t.Errorf("bound without CPU: %+v", got)
 	}
 }
-
-// A clock-in's CPU per punch is also given over its pgbench floor's per
-// transaction, in the JSON and in the CPU table.
-func TestClockInCPUOverItsFloor(t *testing.T) {
-	rep := &Report{StartedAt: time.Now(), Chains: ChainCheck{OK: true}}
-	rep.Floors.PGBench = []PGBenchFloor{{Workload: "clockin-spread", PGBenchResult: floor.PGBenchResult{TPS: 6000},
-		CPU: CPUPerOp{"postgres": 0.25, "pgbench": 0.05}}}
-	spread := workload{name: "clockin-spread", title: "spread", conns: 64, floor: "pgbench"}
-	single := workload{name: "clockin-single", title: "single", conns: 64, floor: "pgbench"} // no floor timed
-	rep.add(spread, ColumnService, load.Result{RPS: 4000}, CPUPerOp{"timekeeping": 0.2, "postgres": 0.15, "bench": 0.05}, 1)
-	rep.add(single, ColumnService, load.Result{RPS: 4000}, CPUPerOp{"timekeeping": 0.2}, 1)
-
-	if v := rep.row("clockin-spread", ColumnService).RatioFloorCPU; v == nil || *v < 1.3333 || *v > 1.3334 {
-		t.Errorf("spread: CPU over the floor's = %v, want 0.4 / 0.3", v)
-	}
-	if v := rep.row("clockin-single", ColumnService).RatioFloorCPU; v != nil {
-		t.Errorf("single, without a floor: %v", *v)
-	}
-	var out bytes.Buffer
-	rep.printCPU(&out)
-	if !strings.Contains(out.String(), "÷ pgbench") || !strings.Contains(out.String(), "1.33×") {
-		t.Errorf("CPU table:\n%s", out.String())
-	}
-}
