@@ -299,15 +299,15 @@ func (r *runner) startStack(ctx context.Context) error {
 
 // serviceEnv raises auth's login limits (the login workload logs in
 // hundreds of employees a second from one address) and every service's
-// rate limits, points its e-mail at the mailbox, gives it its own Redis
-// prefix, and turns timekeeping's periodic chain audit off.
+// rate limits, points its e-mail at the mailbox, and turns timekeeping's
+// periodic chain audit off. Every service's Redis keys, auth's included,
+// are under the stack's prefix for the run (stack.Options.RedisKeyPrefix).
 func (r *runner) serviceEnv() map[string][]string {
 	env := map[string][]string{
 		"auth": {
 			"AUTH_SMTP_ADDR=" + r.mail.Addr(), "AUTH_SMTP_TLS=none",
 			"AUTH_CODE_SECRET=bench-only-code-secret-" + r.id + "-0123456789abcdef",
 			"AUTH_RATE_PER_IP=100000000", "AUTH_RATE_PER_EMAIL=100000000", "AUTH_RATE_CODES_PER_HOUR=100000000",
-			"AUTH_REDIS_PREFIX=" + r.redisPrefix(),
 		},
 		// The periodic chain audit is off: its pass over every record
 		// (2.6 µs each: 26 s of CPU at BENCH_SCALE=10) would land in
@@ -327,8 +327,6 @@ func (r *runner) serviceEnv() map[string][]string {
 	}
 	return env
 }
-
-func (r *runner) redisPrefix() string { return "bench:" + r.id + ":" }
 
 // reuseTestDeps uses the MinIO and stripe-mock of "stack deps" when the
 // run is under it (TEST_* set); otherwise the stack starts its own on free
@@ -414,7 +412,7 @@ func (r *runner) dropRunData(ctx context.Context) error {
 	for _, name := range r.stack.DatabaseNames() {
 		errs = append(errs, dropDatabase(ctx, o.PostgresURL, name))
 	}
-	errs = append(errs, deleteRedisKeys(ctx, o.RedisAddr, r.redisPrefix(), o.RedisKeyPrefix))
+	errs = append(errs, deleteRedisKeys(ctx, o.RedisAddr, o.RedisKeyPrefix))
 	return errors.Join(errs...)
 }
 

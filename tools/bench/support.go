@@ -61,18 +61,14 @@ func migrateTimekeeping(ctx context.Context, binDir, url, workDir string) error 
 	return nil
 }
 
-// deleteRedisKeys removes every key of the run: auth's (codes, refresh
-// tokens, rate counters) and the other services' (the employee changes'
-// stream, revocations, rate counters), each under the run's own prefix.
-func deleteRedisKeys(ctx context.Context, addr string, prefixes ...string) error {
+// deleteRedisKeys removes every key of the run, which the stack puts
+// under its own prefix: auth's (codes, refresh tokens, rate counters) and
+// the other services' (the employee changes' stream, revocations, rate
+// counters).
+func deleteRedisKeys(ctx context.Context, addr, prefix string) error {
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	defer rdb.Close()
-	for _, p := range prefixes {
-		if err := redisclient.DeletePrefix(ctx, rdb, p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return redisclient.DeletePrefix(ctx, rdb, prefix)
 }
 
 // emptyBucket removes the bench's photos and their bucket.
