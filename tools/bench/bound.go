@@ -13,9 +13,15 @@ import "fmt"
 // do more than cores ÷ CPU a second, and the mean cannot fall below
 // connections × CPU ÷ cores even with every core busy all the time.
 type LoopBound struct {
+	// Conns, Cores and CPUMs are what it is computed from: the run's
+	// connections, the machine's cores and the CPU of every process per
+	// operation.
+	Conns int     `json:"conexoes"`
+	Cores int     `json:"nucleos"`
+	CPUMs float64 `json:"cpuMsPorOperacao"`
 	// MeanMs is connections ÷ req/s: the run's mean latency.
 	MeanMs float64 `json:"mediaMs"`
-	// MaxRPS is cores ÷ CPU per operation (every process).
+	// MaxRPS is cores ÷ CPU per operation.
 	MaxRPS float64 `json:"maxReqPorSegundo"`
 	// MinMeanMs is connections ÷ MaxRPS: the lowest mean these cores allow
 	// at this CPU per operation.
@@ -33,6 +39,9 @@ func loopBound(row *Row, cores int) *LoopBound {
 	}
 	maxRPS := float64(cores) * 1000 / cpu
 	return &LoopBound{
+		Conns:     row.Conns,
+		Cores:     cores,
+		CPUMs:     cpu,
 		MeanMs:    float64(row.Conns) * 1000 / row.RPS,
 		MaxRPS:    maxRPS,
 		MinMeanMs: float64(row.Conns) * 1000 / maxRPS,
@@ -41,11 +50,11 @@ func loopBound(row *Row, cores int) *LoopBound {
 }
 
 // text is the bound as the p99 target prints it.
-func (b *LoopBound) text(conns, cores int) string {
+func (b *LoopBound) text() string {
 	if b == nil {
 		return ""
 	}
 	return fmt.Sprintf("; laço fechado: média %.1f ms = %d conexões ÷ req/s; a %.3f ms de CPU por op. (todos os processos), "+
 		"%d núcleos dão no máximo %.0f req/s (%.0f%% em uso): média ≥ %.1f ms",
-		b.MeanMs, conns, float64(cores)*1000/b.MaxRPS, cores, b.MaxRPS, 100*b.Busy, b.MinMeanMs)
+		b.MeanMs, b.Conns, b.CPUMs, b.Cores, b.MaxRPS, 100*b.Busy, b.MinMeanMs)
 }

@@ -246,7 +246,7 @@ func (rep *Report) finish(r *runner) {
 		if row := rep.row(workload, ColumnService); row != nil {
 			row.Bound = loopBound(row, rep.Machine.CPUs)
 			rep.Targets = append(rep.Targets, Target{Name: workload + " p99 ≤ 15 ms",
-				Got: fmt.Sprintf("%.1f ms%s%s", row.P99Ms, tailText(row.Tail), row.Bound.text(row.Conns, rep.Machine.CPUs)),
+				Got: fmt.Sprintf("%.1f ms%s%s", row.P99Ms, tailText(row.Tail), row.Bound.text()),
 				Met: row.P99Ms <= 15})
 		}
 	}
