@@ -15,6 +15,18 @@ import (
 	"github.com/ponto/ponto/pkg/validate"
 )
 
+// Body is the request's body as c.Body returns it, decoded when the
+// request has a Content-Encoding. Without one it is the request's own
+// buffer, valid while the request is served, where c.Body on this Immutable
+// server copies the body and every request header's name first; a
+// clock-in read its body three times (docs/performance.md).
+func Body(c *fiber.Ctx) []byte {
+	if len(c.Request().Header.Peek(fiber.HeaderContentEncoding)) == 0 {
+		return c.Request().Body()
+	}
+	return c.Body()
+}
+
 // DecodeJSON strictly decodes the request body into dst: the content type
 // must be JSON, unknown fields are refused (a misspelt field is a client
 // bug, not something to ignore silently), and exactly one JSON value is
@@ -25,7 +37,7 @@ func DecodeJSON(c *fiber.Ctx, dst any) error {
 	if ct != fiber.MIMEApplicationJSON {
 		return apierr.UnsupportedMediaType("o corpo deve ser application/json")
 	}
-	dec := json.NewDecoder(bytes.NewReader(c.Body()))
+	dec := json.NewDecoder(bytes.NewReader(Body(c)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)

@@ -1,6 +1,8 @@
 package httpserver_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"strings"
 	"testing"
 
@@ -30,6 +32,16 @@ func TestDecodeJSON(t *testing.T) {
 	a := call(t, "POST", url, strings.NewReader(`{"endereco":"-23.5, -46.6","funcionarioId":7}`), jsonCT)
 	if a.status != 200 || a.body["funcionarioId"] != float64(7) {
 		t.Fatalf("valid body refused: %d %s", a.status, a.raw)
+	}
+	// A compressed body is read decoded, as fiber's c.Body gives it.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write([]byte(`{"endereco":"-23.5, -46.6","funcionarioId":8}`)); err != nil || zw.Close() != nil {
+		t.Fatal(err)
+	}
+	z := call(t, "POST", url, &gz, map[string]string{"Content-Type": "application/json", "Content-Encoding": "gzip"})
+	if z.status != 200 || z.body["funcionarioId"] != float64(8) {
+		t.Fatalf("gzip body: %d %s", z.status, z.raw)
 	}
 
 	cases := []struct {

@@ -19,7 +19,7 @@ import (
 // accepts. The JSON fields themselves are checked by DecodeJSON, once
 // decoded (escapes such as \u0000 only show then).
 func checkText(c *fiber.Ctx) error {
-	if body := c.Body(); len(body) > 0 && textualBody(c.Get(fiber.HeaderContentType)) && !utf8.Valid(body) {
+	if body := Body(c); len(body) > 0 && !utf8.Valid(body) && textualBody(c.Get(fiber.HeaderContentType)) {
 		return apierr.BadRequest("codificacao_invalida", "o corpo da requisição deve estar em UTF-8 válido")
 	}
 	path, err := url.PathUnescape(c.Path())

@@ -1,8 +1,8 @@
 package jwtauth
 
 import (
+	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -26,15 +26,18 @@ const (
 // Failures are 401 *apierr.Error; a guard answers its own.
 func (v *Verifier) Middleware() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		header := c.Get(fiber.HeaderAuthorization)
-		if strings.TrimSpace(header) == "" {
+		// A view of the request's buffer, not c.Get's copy (the server is
+		// Immutable): valid while the request is served, and verifyBytes
+		// keeps nothing of it.
+		header := c.Request().Header.Peek(fiber.HeaderAuthorization)
+		if len(bytes.TrimSpace(header)) == 0 {
 			return unauthorized(c, apierr.Unauthorized(msgMissingToken))
 		}
 		token, ok := bearerToken(header)
 		if !ok {
 			return unauthorized(c, apierr.Unauthorized(msgInvalidToken))
 		}
-		claims, err := v.Verify(c.UserContext(), token)
+		claims, err := v.verifyBytes(c.UserContext(), token)
 		if err != nil {
 			return unauthorized(c, apierr.Unauthorized(msgInvalidToken).Wrap(err))
 		}
@@ -65,14 +68,14 @@ func unauthorized(c *fiber.Ctx, err *apierr.Error) error {
 
 // bearerToken extracts the token from an Authorization header. The scheme
 // is case-insensitive (RFC 7235); the token must be a single word.
-func bearerToken(header string) (string, bool) {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return "", false
+func bearerToken(header []byte) ([]byte, bool) {
+	scheme, token, ok := bytes.Cut(bytes.TrimSpace(header), []byte(" "))
+	if !ok || !bytes.EqualFold(scheme, []byte("Bearer")) {
+		return nil, false
 	}
-	token = strings.TrimSpace(token)
-	if token == "" || strings.ContainsAny(token, " \t") {
-		return "", false
+	token = bytes.TrimSpace(token)
+	if len(token) == 0 || bytes.ContainsAny(token, " \t") {
+		return nil, false
 	}
 	return token, true
 }

@@ -60,7 +60,7 @@ func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies)
 
 func limitBody(n int) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if len(c.Body()) > n {
+		if len(httpserver.Body(c)) > n {
 			return domainerr.TooLarge(fmt.Sprintf("o corpo deve ter no máximo %d bytes", n))
 		}
 		return c.Next()

@@ -13,7 +13,7 @@ import (
 
 // answerFixture is a punch of a night workday with three earlier punches,
 // one of them adjusted, and its employee as the cache holds him.
-func answerFixture() (Row, employee.Funcionario, []Row) {
+func answerFixture() (Row, employee.Funcionario, []*Row) {
 	loc, hash, status, motivo := "-23.55,-46.63", "ab12", "aprovado", "esqueci <o> crachá"
 	at := time.Date(2026, 11, 25, 5, 58, 0, 0, time.UTC)
 	row := func(id int64, minutes int) Row {
@@ -22,7 +22,7 @@ func answerFixture() (Row, employee.Funcionario, []Row) {
 			HorarioRegistro: at.Add(time.Duration(minutes) * time.Minute), Tipo: "entrada", Localizacao: &loc,
 			NSR: &nsr, Hash: &hash}
 	}
-	earlier := []Row{row(1, -480), row(2, -240), row(3, -180)}
+	earlier := []*Row{new(row(1, -480)), new(row(2, -240)), new(row(3, -180))}
 	earlier[1].AjusteStatus, earlier[1].Motivo, earlier[1].DataSolicitar = &status, &motivo, &at
 	fuso := "America/Manaus"
 	f := employee.Funcionario{Funcionario: employeeapi.Funcionario{ID: 42, Nome: "Ana & Bia", CPF: "12345678909",
@@ -46,7 +46,11 @@ func TestClockInAnswer(t *testing.T) {
 	f.RegistrosPonto, f.CodeVerify = nil, nil
 	decode(t, marshal(t, f.Funcionario), &public)
 	var regs []any
-	decode(t, marshal(t, RenderAll(earlier)), &regs)
+	rows := make([]Row, len(earlier))
+	for i, e := range earlier {
+		rows[i] = *e
+	}
+	decode(t, marshal(t, RenderAll(rows)), &regs)
 	public["registrosPonto"] = regs
 	want["funcionario"] = public
 
@@ -61,7 +65,7 @@ func TestClockInAnswer(t *testing.T) {
 }
 
 // answerOf is the clock-in's answer as the handler sends it.
-func answerOf(t testing.TB, r Row, f employee.Funcionario, earlier []Row) []byte {
+func answerOf(t testing.TB, r Row, f employee.Funcionario, earlier []*Row) []byte {
 	t.Helper()
 	var out []byte
 	if err := sendAnswer(r, f, earlier, func(b []byte) { out = bytes.Clone(b) }); err != nil {

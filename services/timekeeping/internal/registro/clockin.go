@@ -1,6 +1,7 @@
 package registro
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,7 +78,7 @@ type Geofence struct {
 // The punch joins its company's lane and is written with the batch that
 // lane writes next (record). Waiting ends with ctx: a punch whose request
 // gave up before its batch took the chain heads is not written.
-func (s *Store) ClockIn(ctx context.Context, p Marcacao) (Row, []Row, bool, error) {
+func (s *Store) ClockIn(ctx context.Context, p Marcacao) (Row, []*Row, bool, error) {
 	c := &call{ctx: ctx, p: p, done: make(chan outcome, 1), queued: time.Now()}
 	s.lanes[uint64(p.EmpresaID)%lanes].submit(s, c)
 	var o outcome
@@ -95,11 +96,15 @@ func (s *Store) ClockIn(ctx context.Context, p Marcacao) (Row, []Row, bool, erro
 	if deref(o.r.Localizacao) != p.Localizacao {
 		return Row{}, nil, false, errKeyReused
 	}
-	if o.earlier == nil {
-		// The twin was recorded by an earlier batch: read what preceded it.
-		var err error
-		if o.earlier, err = earlierOf(ctx, s.db, o.r, maxEarlier); err != nil {
+	if o.twin {
+		// The punch was recorded by an earlier batch: read what preceded it.
+		earlier, err := earlierOf(ctx, s.db, o.r, maxEarlier)
+		if err != nil {
 			return Row{}, nil, false, err
+		}
+		o.earlier = make([]*Row, len(earlier))
+		for i := range earlier {
+			o.earlier[i] = &earlier[i]
 		}
 	}
 	return o.r, o.earlier, true, nil
@@ -116,12 +121,15 @@ type call struct {
 	queued time.Time
 }
 
-// outcome is what the lane answers a call. For a replay of a punch from an
-// earlier batch, earlier is nil: the caller reads it.
+// outcome is what the lane answers a call. earlier points into the
+// batch's rows, which nothing changes once the batch is committed: the
+// answers render them without the lane copying them first. For a replay
+// of a punch from an earlier batch (twin), the caller reads earlier.
 type outcome struct {
 	r        Row
-	earlier  []Row
+	earlier  []*Row
 	replayed bool
+	twin     bool
 	err      error
 }
 
@@ -405,11 +413,36 @@ func readLock(br pgx.BatchResults, withKeys bool) (state, error) {
 	if err != nil {
 		return st, fmt.Errorf("registro: earlier: %w", err)
 	}
-	for i := len(latest) - 1; i >= 0; i-- { // newest first: reversed
-		r := latest[i]
-		st.latest[r.FuncionarioID] = append(st.latest[r.FuncionarioID], r)
-	}
+	st.latest = byEmployee(latest)
 	return st, nil
+}
+
+// byEmployee gives each employee his rows of latest (each employee's
+// newest first), oldest first, as a part of latest itself: a batch reads
+// up to maxEarlier rows an employee, and copying them once more per
+// employee was the batch's largest allocation (docs/performance.md).
+// latestSQL returns an employee's rows together; SQL promises nothing of
+// the order across its lateral join, so rows that come apart are put
+// together first, by a stable sort that keeps each employee's order.
+func byEmployee(latest []Row) map[int64][]Row {
+	out := make(map[int64][]Row)
+	for start := 0; start < len(latest); {
+		f := latest[start].FuncionarioID
+		end := start + 1
+		for end < len(latest) && latest[end].FuncionarioID == f {
+			end++
+		}
+		if _, apart := out[f]; apart {
+			slices.SortStableFunc(latest, func(a, b Row) int { return cmp.Compare(a.FuncionarioID, b.FuncionarioID) })
+			return byEmployee(latest)
+		}
+		out[f] = latest[start:end:end] // capped: appending never reaches the next employee's
+		start = end
+	}
+	for _, rows := range out {
+		slices.Reverse(rows)
+	}
+	return out
 }
 
 // plan is the batch as it will be written: each call's punch (or replay)
@@ -452,11 +485,13 @@ type repRecord struct {
 func (s *Store) plan(calls []*call, st state) (*plan, error) {
 	pl := &plan{calls: calls, heads: st.heads, twins: map[int]Row{}, gone: map[int]error{},
 		of: make([]int, len(calls)), earlier: make([][]*Row, len(calls)), replay: make([]bool, len(calls))}
-	day := make(map[int64][]*Row) // each employee's punches of the workday so far
+	day := make(map[int64][]*Row, len(st.latest)) // each employee's punches of the workday so far
 	for f, rows := range st.latest {
+		before := make([]*Row, len(rows))
 		for i := range rows {
-			day[f] = append(day[f], &rows[i])
+			before[i] = &rows[i]
 		}
+		day[f] = before
 	}
 	byKey := make(map[twinKey]int)
 	for i, c := range calls {
@@ -633,14 +668,10 @@ func (pl *plan) outcomes() []outcome {
 			continue
 		}
 		if twin, ok := pl.twins[i]; ok {
-			outs[i] = outcome{r: twin, replayed: true}
+			outs[i] = outcome{r: twin, replayed: true, twin: true}
 			continue
 		}
-		earlier := make([]Row, len(pl.earlier[i]))
-		for j, r := range pl.earlier[i] {
-			earlier[j] = *r
-		}
-		outs[i] = outcome{r: *pl.punches[pl.of[i]].Row, earlier: earlier, replayed: pl.replay[i]}
+		outs[i] = outcome{r: *pl.punches[pl.of[i]].Row, earlier: pl.earlier[i], replayed: pl.replay[i]}
 	}
 	return outs
 }

@@ -126,7 +126,7 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 // largest of the answer and the same on every punch, so it is spliced in
 // as the employee package rendered it (PublicJSON, once per cached record)
 // rather than encoded, and validated, again by encoding/json each time.
-func clockInAnswer(dst *bytes.Buffer, r Row, f employee.Funcionario, earlier []Row) error {
+func clockInAnswer(dst *bytes.Buffer, r Row, f employee.Funcionario, earlier []*Row) error {
 	public, err := f.PublicJSON()
 	if err != nil {
 		return err
@@ -140,7 +140,11 @@ func clockInAnswer(dst *bytes.Buffer, r Row, f employee.Funcionario, earlier []R
 	dst.WriteString(`,"funcionario":`)
 	dst.Write(public)
 	dst.WriteString(`,"registrosPonto":`)
-	if err := enc.Encode(RenderAll(earlier)); err != nil {
+	records := make([]Record, len(earlier)) // [] rather than null when empty
+	for i, e := range earlier {
+		records[i] = Render(*e)
+	}
+	if err := enc.Encode(records); err != nil {
 		return fmt.Errorf("registro: render earlier: %w", err)
 	}
 	dst.Truncate(dst.Len() - len("\n"))
@@ -152,7 +156,7 @@ func clockInAnswer(dst *bytes.Buffer, r Row, f employee.Funcionario, earlier []R
 // buffer and hands it to send, which must copy it: the buffer goes back
 // to the pool when send returns. So the answer, the largest allocation of
 // a punch's request, costs none of its own (docs/performance.md).
-func sendAnswer(r Row, f employee.Funcionario, earlier []Row, send func([]byte)) error {
+func sendAnswer(r Row, f employee.Funcionario, earlier []*Row, send func([]byte)) error {
 	body := answers.Get().(*bytes.Buffer)
 	defer func() {
 		if body.Cap() <= maxPooledAnswer {

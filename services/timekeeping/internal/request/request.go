@@ -30,7 +30,7 @@ func ID(c *fiber.Ctx, name string) (int64, error) { return httpserver.PathID(c, 
 
 // DecodeJSON bounds the body to MaxBody and decodes it strictly.
 func DecodeJSON(c *fiber.Ctx, dst any) error {
-	if len(c.Body()) > MaxBody {
+	if len(httpserver.Body(c)) > MaxBody {
 		return domainerr.TooLarge("corpo da requisição grande demais (máximo 4 KiB)")
 	}
 	return httpserver.DecodeJSON(c, dst)
