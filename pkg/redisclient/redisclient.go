@@ -11,6 +11,8 @@ import (
 	"github.com/redis/go-redis/extra/redisotel/v9"
 	"github.com/redis/go-redis/extra/redisprometheus/v9"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/ponto/ponto/pkg/telemetry"
 )
 
 // Config is the client configuration. Services embed it in their config
@@ -47,7 +49,13 @@ const (
 // and Ping reports it not-ready.
 //
 // Spans carry the command name but not its arguments (db.statement is
-// off), since keys and values may hold tokens or personal data.
+// off), since keys and values may hold tokens or personal data. They are
+// made only when an exporter is configured (telemetry.Enabled): redisotel
+// renders every pipeline's commands and looks up its caller's frame
+// before it asks the tracer for a span, which without an exporter records
+// nothing; that was 3% of what timekeeping allocated under the clock-in
+// benchmark (docs/performance.md). As with the service clients, the
+// caller's trace id still reaches the logs.
 func Open(cfg Config) (*redis.Client, error) {
 	if cfg.Addr == "" {
 		return nil, errors.New("redisclient: empty address")
@@ -60,6 +68,9 @@ func Open(cfg Config) (*redis.Client, error) {
 		ReadTimeout:  orDefault(cfg.ReadTimeout, defaultReadTimeout),
 		WriteTimeout: orDefault(cfg.WriteTimeout, defaultWriteTimeout),
 	})
+	if !telemetry.Enabled() {
+		return c, nil
+	}
 	if err := redisotel.InstrumentTracing(c, redisotel.WithDBStatement(false)); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("redisclient: tracing: %w", err)

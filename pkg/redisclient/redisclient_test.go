@@ -71,6 +71,8 @@ func TestOpenAppliesDefaultTimeouts(t *testing.T) {
 }
 
 func TestTracing(t *testing.T) {
+	// An exporter is configured (telemetry.Enabled): command spans are made.
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	defer tp.Shutdown(context.Background())
@@ -103,6 +105,41 @@ func TestTracing(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no span named set among %d spans", len(exp.GetSpans()))
+	}
+}
+
+// Without an exporter no command span is made, even under a recording
+// caller's span.
+func TestNoSpansWithoutAnExporter(t *testing.T) {
+	for _, k := range []string{"OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
+		t.Setenv(k, "")
+	}
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	defer otel.SetTracerProvider(prev)
+
+	c := redistest.New(t)
+	ctx, parent := tp.Tracer("test").Start(context.Background(), "handler")
+	key := redistest.Prefix(t) + "plain"
+	if err := c.Set(ctx, key, "v", time.Minute).Err(); err != nil {
+		t.Fatalf("SET: %v", err)
+	}
+	pipe := c.Pipeline()
+	pipe.Get(ctx, key)
+	if _, err := pipe.Exec(ctx); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+	parent.End()
+	for _, s := range exp.GetSpans() {
+		if s.Name != "handler" {
+			t.Errorf("span %q made without an exporter", s.Name)
+		}
+	}
+	if n := len(exp.GetSpans()); n != 1 {
+		t.Errorf("%d spans, want the caller's alone", n)
 	}
 }
 
