@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ponto/ponto/pkg/metrics"
 	"github.com/ponto/ponto/pkg/redisclient"
@@ -70,18 +71,28 @@ func TestOpenAppliesDefaultTimeouts(t *testing.T) {
 	}
 }
 
+// underASpan installs a tracer provider recording into exp (the previous
+// one is back after the test), opens a client, and starts the caller's
+// span, "handler", in ctx.
+func underASpan(t *testing.T) (*tracetest.InMemoryExporter, *redis.Client, context.Context, trace.Span) {
+	t.Helper()
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	t.Cleanup(func() {
+		otel.SetTracerProvider(prev)
+		_ = tp.Shutdown(context.Background())
+	})
+	c := redistest.New(t)
+	ctx, parent := tp.Tracer("test").Start(context.Background(), "handler")
+	return exp, c, ctx, parent
+}
+
 func TestTracing(t *testing.T) {
 	// An exporter is configured (telemetry.Enabled): command spans are made.
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	defer tp.Shutdown(context.Background())
-	prev := otel.GetTracerProvider()
-	otel.SetTracerProvider(tp)
-	defer otel.SetTracerProvider(prev)
-
-	c := redistest.New(t)
-	ctx, parent := tp.Tracer("test").Start(context.Background(), "handler")
+	exp, c, ctx, parent := underASpan(t)
 	key := redistest.Prefix(t) + "secret"
 	if err := c.Set(ctx, key, "token-value", time.Minute).Err(); err != nil {
 		t.Fatalf("SET: %v", err)
@@ -114,15 +125,7 @@ func TestNoSpansWithoutAnExporter(t *testing.T) {
 	for _, k := range []string{"OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
 		t.Setenv(k, "")
 	}
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	defer tp.Shutdown(context.Background())
-	prev := otel.GetTracerProvider()
-	otel.SetTracerProvider(tp)
-	defer otel.SetTracerProvider(prev)
-
-	c := redistest.New(t)
-	ctx, parent := tp.Tracer("test").Start(context.Background(), "handler")
+	exp, c, ctx, parent := underASpan(t)
 	key := redistest.Prefix(t) + "plain"
 	if err := c.Set(ctx, key, "v", time.Minute).Err(); err != nil {
 		t.Fatalf("SET: %v", err)
