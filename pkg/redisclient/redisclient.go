@@ -54,8 +54,7 @@ const (
 // renders every pipeline's commands and looks up its caller's frame
 // before it asks the tracer for a span, which without an exporter records
 // nothing; that was 3% of what timekeeping allocated under the clock-in
-// benchmark (docs/performance.md). As with the service clients, the
-// caller's trace id still reaches the logs.
+// benchmark (docs/performance.md).
 func Open(cfg Config) (*redis.Client, error) {
 	if cfg.Addr == "" {
 		return nil, errors.New("redisclient: empty address")
