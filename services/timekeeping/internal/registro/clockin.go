@@ -98,13 +98,9 @@ func (s *Store) ClockIn(ctx context.Context, p Marcacao) (Row, []*Row, bool, err
 	}
 	if o.twin {
 		// The punch was recorded by an earlier batch: read what preceded it.
-		earlier, err := earlierOf(ctx, s.db, o.r, maxEarlier)
-		if err != nil {
+		var err error
+		if o.earlier, err = earlierOf(ctx, s.db, o.r, maxEarlier); err != nil {
 			return Row{}, nil, false, err
-		}
-		o.earlier = make([]*Row, len(earlier))
-		for i := range earlier {
-			o.earlier[i] = &earlier[i]
 		}
 	}
 	return o.r, o.earlier, true, nil
@@ -487,11 +483,7 @@ func (s *Store) plan(calls []*call, st state) (*plan, error) {
 		of: make([]int, len(calls)), earlier: make([][]*Row, len(calls)), replay: make([]bool, len(calls))}
 	day := make(map[int64][]*Row, len(st.latest)) // each employee's punches of the workday so far
 	for f, rows := range st.latest {
-		before := make([]*Row, len(rows))
-		for i := range rows {
-			before[i] = &rows[i]
-		}
-		day[f] = before
+		day[f] = pointersTo(rows)
 	}
 	byKey := make(map[twinKey]int)
 	for i, c := range calls {

@@ -77,13 +77,23 @@ const earlierSQL = `SELECT * FROM (SELECT ` + punchColumns + `
 		ORDER BY p.nsr DESC LIMIT $4) x
 	ORDER BY x.nsr`
 
-func earlierOf(ctx context.Context, q database.Querier, r Row, limit int) ([]Row, error) {
+func earlierOf(ctx context.Context, q database.Querier, r Row, limit int) ([]*Row, error) {
 	rows, _ := q.Query(ctx, earlierSQL, r.FuncionarioID, r.Jornada, deref(r.NSR), limit)
 	out, err := pgx.CollectRows(rows, ScanRow)
 	if err != nil {
 		return nil, fmt.Errorf("registro: earlier: %w", err)
 	}
-	return out, nil
+	return pointersTo(out), nil
+}
+
+// pointersTo points at each of rows, in order: the clock-in's answer
+// renders its earlier punches where they were read (outcome).
+func pointersTo(rows []Row) []*Row {
+	out := make([]*Row, len(rows))
+	for i := range rows {
+		out[i] = &rows[i]
+	}
+	return out
 }
 
 // Own returns one page of employee funcionarioID's records (punches and
