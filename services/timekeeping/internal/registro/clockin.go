@@ -405,7 +405,7 @@ func readLock(br pgx.BatchResults, withKeys bool) (state, error) {
 		return st, fmt.Errorf("registro: REP employees: %w", err)
 	}
 	rows, _ = br.Query()
-	latest, err := pgx.CollectRows(rows, ScanRow)
+	latest, err := collectRows(rows)
 	if err != nil {
 		return st, fmt.Errorf("registro: earlier: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -254,4 +255,48 @@ func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
 			t.Errorf("company %d: chain head %d %s (%v), want %d %s", empresaID, headNSR, headHash, err, last, anterior)
 		}
 	}
+}
+
+// collectRows reads the same rows as pgx.CollectRows with ScanRow, each
+// with values of its own: a NULL after a value, or a value after a NULL,
+// in the one set of destinations it scans through, and a second read
+// reusing the pooled scratch slice, leave the first read's rows as read.
+func TestCollectRowsGivesEachRowItsOwnValues(t *testing.T) {
+	s := newStore(t)
+	const sql = `SELECT * FROM (VALUES
+		(1::bigint, 7::bigint, 42::bigint, '2026-11-24'::date, '2026-11-24 08:00-03'::timestamptz, 'entrada'::text,
+			'-23.5,-46.6'::text, 1::bigint, 'aa'::text, 'aprovado'::text, '2026-11-24 12:00-03'::timestamptz, 'esqueci'::text),
+		(2, 7, 42, '2026-11-24', '2026-11-24 12:00-03', 'saida', NULL, NULL, NULL, NULL, NULL, NULL),
+		(3, 7, 43, '2026-11-25', '2026-11-25 08:00-03', 'falta', 'x', 3, 'cc', 'pendente', '2026-11-25 09:00-03', 'm')
+	) AS v ORDER BY 1 LIMIT $1`
+	want, err := pgx.CollectRows(mustQuery(t, s, sql, 3), ScanRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := collectRows(mustQuery(t, s, sql, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := collectRows(mustQuery(t, s, sql, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || len(got) != 3 || cap(got) != 3 {
+		t.Fatalf("collectRows: %+v (cap %d)\nwant %+v", got, cap(got), want)
+	}
+	if !reflect.DeepEqual(again, want[:1]) || got[0].Localizacao == again[0].Localizacao {
+		t.Fatalf("second read: %+v, sharing the first's values: %v", again, got[0].Localizacao == again[0].Localizacao)
+	}
+	if none, err := collectRows(mustQuery(t, s, sql, 0)); err != nil || len(none) != 0 {
+		t.Fatalf("no rows: %v, %v", none, err)
+	}
+}
+
+func mustQuery(t *testing.T, s *Store, sql string, args ...any) pgx.Rows {
+	t.Helper()
+	rows, err := s.db.Query(context.Background(), sql, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
