@@ -547,20 +547,36 @@ func (r *runner) watchBackends(ctx context.Context, db string) func() time.Durat
 	}
 }
 
-// load runs one measurement of op against addr and the CPU each process
-// spent per operation during its measured part; with batches, also how
-// the clock-ins' punches were batched (readBatchCounters before and after
-// it; nil when a reading failed).
+// measurement is what one measured part did beside its operations.
+type measurement struct {
+	// from is when the measured part started.
+	from time.Time
+	// cpu is each process's CPU per operation.
+	cpu CPUPerOp
+	// batches is how the clock-ins' punches were batched (readBatchCounters
+	// before and after it; nil when not asked for or a reading failed).
+	batches *Batching
+	// checkpoints is what the PostgreSQL server's checkpointer did (nil
+	// when a reading failed).
+	checkpoints *Checkpoints
+}
+
+// load runs one measurement of op against addr, with what its measured
+// part did beside the operations; batches asks for the clock-ins' batching.
 // ops, when set, ends it after that many operations (load.Config.Ops).
 // measured, when set, is called as the measured part starts.
 func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op load.Op, batches bool,
-	measured func()) (load.Result, CPUPerOp, *Batching, error) {
+	measured func()) (load.Result, measurement, error) {
+	var m measurement
 	var before cpuSample
 	var counted batchCounters
-	var countErr error
+	var countErr, checkpointErr error
+	var checkpoints checkpointCounters
 	res, err := load.Run(ctx, load.Config{Addr: addr, Conns: conns, Warmup: r.opts.Warmup, Duration: r.opts.Duration,
 		Op: op, Ops: ops, Seed: uint64(r.started.UnixNano()), OnMeasure: func() {
+			m.from = time.Now()
 			before = r.sampleCPU(ctx)
+			checkpoints, checkpointErr = readCheckpoints(ctx, r.pools["timekeeping"])
 			if batches {
 				counted, countErr = r.readBatchCounters(ctx)
 			}
@@ -569,15 +585,17 @@ func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op
 			}
 		}})
 	if err != nil {
-		return res, nil, nil, err
+		return res, m, err
 	}
-	cpu := perOp(before, r.sampleCPU(ctx), res.Ops)
+	m.cpu = perOp(before, r.sampleCPU(ctx), res.Ops)
+	if after, err := readCheckpoints(ctx, r.pools["timekeeping"]); err == nil && checkpointErr == nil {
+		m.checkpoints = after.since(checkpoints)
+	}
 	if !batches || countErr != nil {
-		return res, cpu, nil, nil
+		return res, m, nil
 	}
-	after, err := r.readBatchCounters(ctx)
-	if err != nil {
-		return res, cpu, nil, nil
+	if after, err := r.readBatchCounters(ctx); err == nil {
+		m.batches = batching(counted, after, res.Ops)
 	}
-	return res, cpu, batching(counted, after, res.Ops), nil
+	return res, m, nil
 }

@@ -117,6 +117,13 @@ type Row struct {
 	Guards *GuardCost `json:"guardas,omitempty"`
 	// Batching is how a clock-in's punches were batched (service column).
 	Batching *Batching `json:"lotes,omitempty"`
+	// MeasuredFrom is when the measured part started: the tail's windows
+	// (Result.Tail) count from it, so that they can be lined up with the
+	// machine's own logs.
+	MeasuredFrom time.Time `json:"inicioMedicao"`
+	// Checkpoints is what the PostgreSQL server's checkpointer did during
+	// the measured part.
+	Checkpoints *Checkpoints `json:"checkpoints,omitempty"`
 	// Bound is how low the closed loop's latency could go on this machine
 	// (the p99 targets' workloads).
 	Bound *LoopBound `json:"laco,omitempty"`

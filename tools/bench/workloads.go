@@ -236,20 +236,20 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		}
 		clockIn := col.name == ColumnService && strings.HasPrefix(w.name, "clockin")
 		load1 := loadAvg()
-		res, cpu, batches, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), clockIn, measured)
+		res, m, err := r.load(ctx, col.addr, w.conns, int64(w.ops), w.op(col.name), clockIn, measured)
 		profiles.Wait()
 		if err != nil {
 			return err
 		}
-		rep.add(w, col.name, res, cpu, load1)
+		rep.add(w, col.name, res, m.cpu, load1)
 		line := &rep.Rows[len(rep.Rows)-1]
-		line.Batching = batches
+		line.MeasuredFrom, line.Batching, line.Checkpoints = m.from, m.batches, m.checkpoints
 		if r.opts.Pprof && clockIn {
 			r.measureGuards(w, line)
 		}
-		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms%s  erros %d", w.name, col.name, res.RPS, res.P50Ms,
-			res.P99Ms, tailText(res.Tail), res.TotalErrors())
-		if b := batches; b != nil {
+		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms%s  erros %d%s", w.name, col.name, res.RPS, res.P50Ms,
+			res.P99Ms, tailText(res.Tail), res.TotalErrors(), checkpointText(m.checkpoints))
+		if b := m.batches; b != nil {
 			perLookup := "-"
 			if b.PerLookup != nil {
 				perLookup = fmt.Sprintf("%.1f", *b.PerLookup)
