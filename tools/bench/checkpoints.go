@@ -15,8 +15,9 @@ import (
 // it: its checkpoints come from all their writes, not the workload's
 // alone.
 type Checkpoints struct {
-	// Count is how many checkpoints the server counted (timed and
-	// requested; it reports one when its write phase ends).
+	// Count is how many checkpoints ended during the measured part (timed
+	// and requested: the server reports a checkpoint's statistics as it
+	// ends, so one that began before the measured part counts too).
 	Count int64 `json:"quantidade"`
 	// WriteMs and SyncMs are the write and sync time of the checkpoints
 	// that ended during the measured part.
