@@ -12,7 +12,7 @@ import (
 // TestMetricsScrapeAfterBurst: after every route is asked, without a token
 // and as a company, and after clock-ins (one replayed), /metrics answers
 // and parses (pkg/httpserver/servertest), with the pool's statistics and
-// the group commit's punches, batch sizes and waits.
+// the group commit's punches, batch sizes, waits and durations.
 func TestMetricsScrapeAfterBurst(t *testing.T) {
 	e, c, w := newShop(t, nil)
 	at := time.Date(2026, 3, 2, 8, 0, 0, 0, zone)
@@ -33,6 +33,11 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 	}
 	if got := families["ponto_clockin_batch_wait_seconds"].GetMetric(); len(got) != 1 || got[0].GetHistogram().GetSampleCount() != 3 {
 		t.Errorf("batch waits = %v, want one per clock-in", got)
+	}
+	sizes := families["ponto_clockin_batch_size"].GetMetric()
+	if got := families["ponto_clockin_batch_duration_seconds"].GetMetric(); len(got) != 1 || len(sizes) != 1 ||
+		got[0].GetHistogram().GetSampleCount() != sizes[0].GetHistogram().GetSampleCount() || got[0].GetHistogram().GetSampleSum() <= 0 {
+		t.Errorf("batch durations = %v, want one per batch (%v), each longer than nothing", got, sizes)
 	}
 	servertest.RequireFamilies(t, families, "pgxpool_acquire_count", "pgxpool_max_conns")
 }
