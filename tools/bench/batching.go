@@ -22,6 +22,12 @@ type Batching struct {
 	// Batches and PerBatch: the group commits written, and their mean size.
 	Batches  int64   `json:"quantidade"`
 	PerBatch float64 `json:"registrosPorLote"`
+	// MeanMs is the batches' mean time from taking their chain heads to
+	// their commit, and Over10Ms how many took longer than 10 ms
+	// (ponto_clockin_batch_duration_seconds): a slow commit holds up every
+	// punch of its batch and of the batch behind it.
+	MeanMs   float64 `json:"msPorLote"`
+	Over10Ms int64   `json:"lotesAcimaDe10ms"`
 	// Lookups are the employee service's batched lookups
 	// (GET /internal/funcionarios) and PerLookup the measured operations
 	// over them (for a cold shift change, every punch is a miss).
@@ -36,9 +42,16 @@ type Batching struct {
 // batchCounters are the counters Batching is the difference of.
 type batchCounters struct {
 	batches, punches, lookups float64
+	// seconds and over10ms: the batches' time, and how many took over
+	// 10 ms.
+	seconds, over10ms float64
 	// postgres is the backends' CPU time by service.
 	postgres map[string]time.Duration
 }
+
+// slowBatch is the bucket of ponto_clockin_batch_duration_seconds above
+// which Batching counts a batch as slow.
+const slowBatch = 0.01
 
 // lookupRoute is the batched lookup's route template on the employee
 // service's internal listener.
@@ -71,6 +84,18 @@ func countBatches(tk, emp map[string]*dto.MetricFamily) batchCounters {
 			c.punches += m.GetHistogram().GetSampleSum()
 		}
 	}
+	if f := tk["ponto_clockin_batch_duration_seconds"]; f != nil {
+		for _, m := range f.GetMetric() {
+			h := m.GetHistogram()
+			c.seconds += h.GetSampleSum()
+			c.over10ms += float64(h.GetSampleCount())
+			for _, b := range h.GetBucket() {
+				if b.GetUpperBound() == slowBatch {
+					c.over10ms -= float64(b.GetCumulativeCount())
+				}
+			}
+		}
+	}
 	if f := emp["http_requests_total"]; f != nil {
 		for _, m := range f.GetMetric() {
 			if label(m, "route") == lookupRoute && label(m, "method") == http.MethodGet {
@@ -95,6 +120,8 @@ func batching(before, after batchCounters, ops int64) *Batching {
 	b := &Batching{Batches: int64(after.batches - before.batches), Lookups: int64(after.lookups - before.lookups)}
 	if b.Batches > 0 {
 		b.PerBatch = (after.punches - before.punches) / float64(b.Batches)
+		b.MeanMs = 1000 * (after.seconds - before.seconds) / float64(b.Batches)
+		b.Over10Ms = int64(after.over10ms - before.over10ms)
 	}
 	if b.Lookups > 0 {
 		v := float64(ops) / float64(b.Lookups)

@@ -24,12 +24,23 @@ func families(t *testing.T, page string) map[string]*dto.MetricFamily {
 // GET requests of the employee service's counter.
 func TestBatchingFromTheServicesMetrics(t *testing.T) {
 	tk := func(count, sum int) map[string]*dto.MetricFamily {
-		return families(t, strings.NewReplacer("COUNT", strconv.Itoa(count), "SUM", strconv.Itoa(sum)).Replace(`
+		// A batch takes 4 ms, one in ten 12 ms.
+		fast := count - count/10
+		seconds := strconv.FormatFloat(float64(fast)*0.004+float64(count/10)*0.012, 'f', -1, 64)
+		return families(t, strings.NewReplacer("COUNT", strconv.Itoa(count), "SUM", strconv.Itoa(sum),
+			"FAST", strconv.Itoa(fast), "SECONDS", seconds).Replace(`
 # TYPE ponto_clockin_batch_size histogram
 ponto_clockin_batch_size_bucket{le="1"} 0
 ponto_clockin_batch_size_bucket{le="+Inf"} COUNT
 ponto_clockin_batch_size_sum SUM
 ponto_clockin_batch_size_count COUNT
+# TYPE ponto_clockin_batch_duration_seconds histogram
+ponto_clockin_batch_duration_seconds_bucket{le="0.005"} FAST
+ponto_clockin_batch_duration_seconds_bucket{le="0.01"} FAST
+ponto_clockin_batch_duration_seconds_bucket{le="0.025"} COUNT
+ponto_clockin_batch_duration_seconds_bucket{le="+Inf"} COUNT
+ponto_clockin_batch_duration_seconds_sum SECONDS
+ponto_clockin_batch_duration_seconds_count COUNT
 `))
 	}
 	emp := func(lookups int) map[string]*dto.MetricFamily {
@@ -46,6 +57,9 @@ http_requests_total{listener="public",route="/funcionarios",method="POST",status
 	b := batching(before, after, 650)
 	if b.Batches != 20 || b.PerBatch != 30 || b.Lookups != 50 || b.PerLookup == nil || *b.PerLookup != 13 {
 		t.Fatalf("batching = %+v (per lookup %v), want 20 batches of 30, 50 lookups of 13", b, b.PerLookup)
+	}
+	if math.Abs(b.MeanMs-4.8) > 1e-9 || b.Over10Ms != 2 {
+		t.Fatalf("batch time: mean %v ms, %d over 10 ms; want 4.8 ms and 2", b.MeanMs, b.Over10Ms)
 	}
 	if got := b.Postgres; len(got) != 2 || math.Abs(got["timekeeping"]-300.0/650) > 1e-9 || math.Abs(got["employee"]-0.1) > 1e-9 {
 		t.Fatalf("postgres by service = %v, want timekeeping %.4f and employee 0.1 ms per punch", got, 300.0/650)
