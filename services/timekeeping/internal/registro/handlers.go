@@ -141,7 +141,7 @@ func clockInAnswer(dst *bytes.Buffer, r Row, f employee.Funcionario, earlier []*
 	dst.Write(public)
 	dst.WriteString(`,"registrosPonto":[`) // [] rather than null when empty
 	// One record rendered at a time through the same variable: a slice
-	// of them was a tenth of what a punch allocated (docs/performance.md).
+	// of them was about 6% of what a punch allocated (docs/performance.md).
 	record := new(Record)
 	for i, e := range earlier {
 		if i > 0 {
