@@ -88,12 +88,15 @@ func countBatches(tk, emp map[string]*dto.MetricFamily) batchCounters {
 		for _, m := range f.GetMetric() {
 			h := m.GetHistogram()
 			c.seconds += h.GetSampleSum()
-			c.over10ms += float64(h.GetSampleCount())
+			// The batches within the largest bucket up to slowBatch (the
+			// buckets ascend, and so do their cumulative counts).
+			var within uint64
 			for _, b := range h.GetBucket() {
-				if b.GetUpperBound() == slowBatch {
-					c.over10ms -= float64(b.GetCumulativeCount())
+				if b.GetUpperBound() <= slowBatch {
+					within = b.GetCumulativeCount()
 				}
 			}
+			c.over10ms += float64(h.GetSampleCount() - within)
 		}
 	}
 	if f := emp["http_requests_total"]; f != nil {

@@ -254,10 +254,11 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 			if b.PerLookup != nil {
 				perLookup = fmt.Sprintf("%.1f", *b.PerLookup)
 			}
-			r.logf("%-16s %-8s %d lotes de %.1f registros, %.1f ms cada em média, %d acima de 10 ms; "+
+			r.logf("%-16s %-8s %d lotes de %.1f registros, %.1f ms cada em média, %d acima de %.0f ms; "+
 				"%d buscas de funcionários, %s registros por busca; "+
 				"postgres por serviço (ms de CPU por registro): timekeeping %.3f, employee %.3f", w.name, col.name,
-				b.Batches, b.PerBatch, b.MeanMs, b.Over10Ms, b.Lookups, perLookup, b.Postgres["timekeeping"], b.Postgres["employee"])
+				b.Batches, b.PerBatch, b.MeanMs, b.Over10Ms, 1000*slowBatch, b.Lookups, perLookup,
+				b.Postgres["timekeeping"], b.Postgres["employee"])
 		}
 		for _, e := range line.ErrorSamples {
 			r.logf("    erro: %s", e)
