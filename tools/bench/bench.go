@@ -474,7 +474,10 @@ func (r *runner) selected(name string) bool {
 // pgbenchFloor migrates a scratch database with timekeeping's own
 // migrations and runs pgbench on it, just before workload (so that the
 // ratio compares figures taken a minute apart on this shared machine),
-// counting PostgreSQL's and pgbench's CPU per transaction.
+// counting PostgreSQL's and pgbench's CPU per transaction. Then pgbench
+// again at the workload's clockInConns clients, logging every
+// transaction: the latency PostgreSQL alone gives the clock-in's INSERT
+// at the workload's concurrency, the floor under its p99.
 func (r *runner) pgbenchFloor(ctx context.Context, rep *Report, workload string) error {
 	r.logf("piso: pgbench com o INSERT do registro de ponto (%s), antes de %s", r.opts.FloorDuration, workload)
 	o := r.stack.Options()
@@ -494,9 +497,10 @@ func (r *runner) pgbenchFloor(ctx context.Context, rep *Report, workload string)
 	if err := execSQL(ctx, url, floor.PrepareInsertFloor); err != nil {
 		return err
 	}
+	cfg := floor.PGBenchConfig{DatabaseURL: url, Duration: r.opts.FloorDuration,
+		Companies: r.data.Size.Companies, Employees: r.data.Size.Companies * r.data.Size.PerCompany, WorkDir: r.runDir}
 	stop := r.watchBackends(ctx, name)
-	res, err := floor.PGBench(ctx, floor.PGBenchConfig{DatabaseURL: url, Duration: r.opts.FloorDuration,
-		Companies: r.data.Size.Companies, Employees: r.data.Size.Companies * r.data.Size.PerCompany, WorkDir: r.runDir})
+	res, err := floor.PGBench(ctx, cfg)
 	pgCPU := stop()
 	if err != nil {
 		return err
@@ -506,6 +510,13 @@ func (r *runner) pgbenchFloor(ctx context.Context, rep *Report, workload string)
 		n := float64(res.Transactions)
 		f.CPU = CPUPerOp{"postgres": float64(pgCPU.Microseconds()) / 1000 / n, "pgbench": res.ClientCPUSeconds * 1000 / n}
 	}
+	r.logf("piso: pgbench com %d conexões, a latência de cada transação, antes de %s", clockInConns, workload)
+	cfg.Clients, cfg.LatencyLog = clockInConns, true
+	at, err := floor.PGBench(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	f.AtLoad = &at
 	rep.Floors.PGBench = append(rep.Floors.PGBench, f)
 	return nil
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,41 @@ func TestP99TargetCarriesTheClosedLoopBound(t *testing.T) {
 	// Without CPU figures (no samples) there is no bound to state.
 	if got := loopBound(&Row{Conns: 64, Result: load.Result{RPS: 4000}}, 2); got != nil {
 		t.Errorf("bound without CPU: %+v", got)
+	}
+}
+
+// A p99 target is shown beside PostgreSQL's own p99 at the workload's
+// connections, and said out of reach when that is over it; the floor's
+// line names both percentiles.
+func TestP99TargetBesidePostgreSQLsOwnAtTheSameConnections(t *testing.T) {
+	rep := &Report{StartedAt: time.Now(), Chains: ChainCheck{OK: true}}
+	atLoad := func(p99 float64) *floor.PGBenchResult {
+		return &floor.PGBenchResult{TPS: 3800, Clients: 64, Threads: 2, Seconds: 15,
+			Latencies: &load.Result{P50Ms: 13.1, P99Ms: p99}}
+	}
+	rep.Floors.PGBench = []PGBenchFloor{
+		{Workload: "clockin-cold", PGBenchResult: floor.PGBenchResult{TPS: 4400, Clients: 16}, AtLoad: atLoad(38.14)},
+		{Workload: "clockin-spread", PGBenchResult: floor.PGBenchResult{TPS: 9000, Clients: 16}, AtLoad: atLoad(12)},
+	}
+	rep.add(workload{name: "clockin-cold", conns: 64, floor: "pgbench"}, ColumnService, load.Result{RPS: 2300, P99Ms: 47.7}, nil, 1)
+	rep.add(workload{name: "clockin-spread", conns: 64, floor: "pgbench"}, ColumnService, load.Result{RPS: 7000, P99Ms: 14}, nil, 1)
+	rep.finish(&runner{started: time.Now()})
+
+	got := map[string]Target{}
+	for _, tg := range rep.Targets {
+		got[tg.Name] = tg
+	}
+	cold, spread := got["clockin-cold p99 ≤ 15 ms"], got["clockin-spread p99 ≤ 15 ms"]
+	if cold.Met || !strings.HasSuffix(cold.Got, "em 64 conexões (pgbench), dá p50 13.1 ms e p99 38.1 ms: a meta está abaixo do que o banco sozinho alcança nesta máquina") {
+		t.Errorf("cold: %+v", cold)
+	}
+	if !spread.Met || !strings.HasSuffix(spread.Got, "dá p50 13.1 ms e p99 12.0 ms") {
+		t.Errorf("spread: %+v", spread)
+	}
+	var out bytes.Buffer
+	rep.Print(&out)
+	if !regexp.MustCompile(`pgbench, INSERT do registro \(-M prepared -c 64 -j 2 -T 15\) +3800 tps   p50 13.10 ms   p99 38.14 ms\n`).
+		MatchString(out.String()) {
+		t.Errorf("floors:\n%s", out.String())
 	}
 }

@@ -57,6 +57,10 @@ type workload struct {
 	alternate func(ctx context.Context, addr string) (*Alternated, error)
 }
 
+// clockInConns is every clock-in workload's connections, and the clients
+// of the pgbench floor that its latency is read against.
+const clockInConns = 64
+
 // workloads are the five, in order; rep receives the floors that
 // workloads measure themselves (the report's SQL).
 func (r *runner) workloads(rep *Report) []workload {
@@ -71,7 +75,7 @@ func (r *runner) workloads(rep *Report) []workload {
 		// The shift changes come first: their employees (the spread
 		// workload's) have not punched yet in their workday (shiftPool).
 		{name: "clockin-cold", title: fmt.Sprintf("troca de turno, %d func., 1º registro da jornada", shift),
-			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: shift,
+			service: "timekeeping", also: []string{"employee"}, conns: clockInConns, floor: "pgbench", ops: shift,
 			serviceOnly: true,
 			prepare: func(ctx context.Context) error {
 				cold.pool = r.shiftPool()
@@ -82,7 +86,7 @@ func (r *runner) workloads(rep *Report) []workload {
 			},
 			op: func(string) load.Op { return clockInOnce(cold, single) }},
 		{name: "clockin-known", title: fmt.Sprintf("troca de turno, %d func. já conhecidos, 2º registro da jornada", shift),
-			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench", ops: shift,
+			service: "timekeeping", also: []string{"employee"}, conns: clockInConns, floor: "pgbench", ops: shift,
 			serviceOnly: true,
 			prepare: func(ctx context.Context) error {
 				punched, err := r.knowShift(ctx)
@@ -97,7 +101,7 @@ func (r *runner) workloads(rep *Report) []workload {
 			},
 			op: func(string) load.Op { return clockInOnce(known, single) }},
 		{name: "clockin-spread", title: fmt.Sprintf("registro de ponto, %d empresas", len(r.data.Spread)),
-			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
+			service: "timekeeping", also: []string{"employee"}, conns: clockInConns, floor: "pgbench",
 			prepare: func(ctx context.Context) error {
 				if err := r.knowSpread(ctx); err != nil {
 					return err
@@ -106,7 +110,7 @@ func (r *runner) workloads(rep *Report) []workload {
 			},
 			op: func(string) load.Op { return clockIn(spread) }},
 		{name: "clockin-single", title: fmt.Sprintf("registro de ponto, 1 empresa de %d", r.data.Size.BigCompany),
-			service: "timekeeping", also: []string{"employee"}, conns: 64, floor: "pgbench",
+			service: "timekeeping", also: []string{"employee"}, conns: clockInConns, floor: "pgbench",
 			prepare: func(ctx context.Context) error { return r.pgbenchFloor(ctx, rep, "clockin-single") },
 			op:      func(string) load.Op { return clockIn(single) }},
 		{name: "login", title: "login de funcionário (código por e-mail)", service: "auth",

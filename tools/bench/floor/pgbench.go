@@ -4,7 +4,8 @@
 //
 //   - PGBench: PostgreSQL alone, inserting rows of the clock-in's INSERT
 //     shape (pgbench, prepared statements, 16 clients) into a scratch
-//     database migrated with timekeeping's own migrations;
+//     database migrated with timekeeping's own migrations; with
+//     LatencyLog, every transaction's latency too, for its percentiles;
 //   - Report: the department report's own SQL (read from its source file),
 //     timed directly with pgx.
 package floor
@@ -21,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ponto/ponto/tools/bench/load"
 )
 
 // PGBenchConfig says how to run pgbench.
@@ -35,16 +38,24 @@ type PGBenchConfig struct {
 	// Companies and Employees spread the inserted rows as the spread
 	// clock-in spreads its punches.
 	Companies, Employees int
-	// WorkDir receives the script.
+	// WorkDir receives the script (and the latency log while it is read).
 	WorkDir string
+	// Script replaces the clock-in's INSERT (for tests).
+	Script string
+	// LatencyLog has pgbench log every transaction's latency, from which
+	// the result's percentiles are computed.
+	LatencyLog bool
 }
 
 // PGBenchResult is pgbench's summary.
 type PGBenchResult struct {
 	TPS          float64 `json:"tps"`
 	LatencyAvgMs float64 `json:"latenciaMediaMs"`
-	Transactions int64   `json:"transacoes"`
-	Failed       int64   `json:"falhas"`
+	// Latencies are every transaction's, as the load generator reports
+	// its operations' (LatencyLog only).
+	Latencies    *load.Result `json:"latencias,omitempty"`
+	Transactions int64        `json:"transacoes"`
+	Failed       int64        `json:"falhas"`
 	// ClientCPUSeconds is pgbench's own CPU time.
 	ClientCPUSeconds float64 `json:"cpuClienteSegundos"`
 	Clients          int     `json:"clientes"`
@@ -87,7 +98,10 @@ func PGBench(ctx context.Context, cfg PGBenchConfig) (PGBenchResult, error) {
 		cfg.Threads = 2
 	}
 	secs := max(1, int(cfg.Duration.Round(time.Second)/time.Second))
-	script := fmt.Sprintf(insertScript, max(cfg.Companies, 1), max(cfg.Employees, 1))
+	script := cfg.Script
+	if script == "" {
+		script = fmt.Sprintf(insertScript, max(cfg.Companies, 1), max(cfg.Employees, 1))
+	}
 	path := filepath.Join(cfg.WorkDir, "clockin-insert.sql")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		return PGBenchResult{}, err
@@ -99,6 +113,10 @@ func PGBench(ctx context.Context, cfg PGBenchConfig) (PGBenchResult, error) {
 	args := []string{"-n", "-M", "prepared", "-c", strconv.Itoa(cfg.Clients), "-j", strconv.Itoa(cfg.Threads),
 		"-T", strconv.Itoa(secs), "-f", path, "-h", u.Hostname(), "-p", portOr(u.Port(), "5432"),
 		"-U", u.User.Username(), strings.TrimPrefix(u.Path, "/")}
+	logPrefix := filepath.Join(cfg.WorkDir, fmt.Sprintf("pgbench-c%d-log", cfg.Clients))
+	if cfg.LatencyLog {
+		args = append(args[:len(args)-1], "-l", "--log-prefix="+logPrefix, args[len(args)-1])
+	}
 	cmd := exec.CommandContext(ctx, cfg.PGBench, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -111,7 +129,56 @@ func PGBench(ctx context.Context, cfg PGBenchConfig) (PGBenchResult, error) {
 	}
 	res.Clients, res.Threads, res.Seconds, res.Script = cfg.Clients, cfg.Threads, float64(secs), script
 	res.Command = cfg.PGBench + " " + strings.Join(args, " ")
+	if err == nil && cfg.LatencyLog {
+		err = res.readLatencyLog(logPrefix)
+	}
 	return res, err
+}
+
+// readLatencyLog sets the percentiles from the files pgbench -l wrote
+// (one per thread: prefix.pid, prefix.pid.1, ...), and removes them. Each
+// line is "client transaction latency_us script epoch_s epoch_us"; a
+// transaction pgbench could not finish has no latency and fails the floor
+// as parsePGBench's count of failures does.
+func (res *PGBenchResult) readLatencyLog(prefix string) error {
+	paths, err := filepath.Glob(prefix + ".*")
+	if err != nil || len(paths) == 0 {
+		return fmt.Errorf("pgbench: no latency log at %s.*: %v", prefix, err)
+	}
+	lat := load.NewLatencies()
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		_ = os.Remove(p)
+		if err != nil {
+			return err
+		}
+		if err := recordLatencies(lat, b); err != nil {
+			return fmt.Errorf("pgbench: %s: %w", filepath.Base(p), err)
+		}
+	}
+	r := lat.Result(time.Duration(res.Seconds * float64(time.Second)))
+	if r.Ops != res.Transactions {
+		return fmt.Errorf("pgbench: %d latencies logged for %d transactions", r.Ops, res.Transactions)
+	}
+	res.Latencies = &r
+	return nil
+}
+
+// recordLatencies records the third field of every line of a pgbench -l
+// log, in microseconds.
+func recordLatencies(lat *load.Latencies, log []byte) error {
+	for line := range bytes.Lines(log) {
+		f := bytes.Fields(line)
+		if len(f) < 3 {
+			return fmt.Errorf("a line without a latency: %q", line)
+		}
+		us, err := strconv.ParseInt(string(f[2]), 10, 64)
+		if err != nil {
+			return fmt.Errorf("latency %q: %w", f[2], err)
+		}
+		lat.Record(time.Duration(us) * time.Microsecond)
+	}
+	return nil
 }
 
 // parsePGBench reads pgbench's summary.
