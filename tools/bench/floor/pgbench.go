@@ -116,6 +116,7 @@ func PGBench(ctx context.Context, cfg PGBenchConfig) (PGBenchResult, error) {
 	logPrefix := filepath.Join(cfg.WorkDir, fmt.Sprintf("pgbench-c%d-log", cfg.Clients))
 	if cfg.LatencyLog {
 		args = append(args[:len(args)-1], "-l", "--log-prefix="+logPrefix, args[len(args)-1])
+		defer removeLogs(logPrefix)
 	}
 	cmd := exec.CommandContext(ctx, cfg.PGBench, args...)
 	var out bytes.Buffer
@@ -135,11 +136,11 @@ func PGBench(ctx context.Context, cfg PGBenchConfig) (PGBenchResult, error) {
 	return res, err
 }
 
-// readLatencyLog sets the percentiles from the files pgbench -l wrote
-// (one per thread: prefix.pid, prefix.pid.1, ...), and removes them. Each
-// line is "client transaction latency_us script epoch_s epoch_us"; a
-// transaction pgbench could not finish has no latency and fails the floor
-// as parsePGBench's count of failures does.
+// readLatencyLog sets Latencies from the files pgbench -l wrote (one per
+// thread: prefix.pid, prefix.pid.1, ...). Each line is "client
+// transaction latency_us script epoch_s epoch_us"; a transaction pgbench
+// could not finish has no latency and fails the floor, as parsePGBench's
+// count of failures does.
 func (res *PGBenchResult) readLatencyLog(prefix string) error {
 	paths, err := filepath.Glob(prefix + ".*")
 	if err != nil || len(paths) == 0 {
@@ -148,7 +149,6 @@ func (res *PGBenchResult) readLatencyLog(prefix string) error {
 	lat := load.NewLatencies()
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
-		_ = os.Remove(p)
 		if err != nil {
 			return err
 		}
@@ -162,6 +162,14 @@ func (res *PGBenchResult) readLatencyLog(prefix string) error {
 	}
 	res.Latencies = &r
 	return nil
+}
+
+// removeLogs removes the files of a pgbench -l run, read or not.
+func removeLogs(prefix string) {
+	paths, _ := filepath.Glob(prefix + ".*")
+	for _, p := range paths {
+		_ = os.Remove(p)
+	}
 }
 
 // recordLatencies records the third field of every line of a pgbench -l
