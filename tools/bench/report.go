@@ -105,11 +105,13 @@ type Row struct {
 	// raw read's (PostgreSQL and the reading client): the same comparison
 	// in the figure the machine's load moves least.
 	RatioRawCPU *float64 `json:"razaoLeituraCPU,omitempty"`
-	// Alternated is the report timed in turns with its raw read, right
-	// after its workload; RatioRawAlternated its p50 ratio, the one the
-	// target is judged on.
+	// Alternated is the report timed in turns with its raw read and its
+	// SQL, right after its workload; RatioRawAlternated and
+	// RatioSQLAlternated its p50 ratios to them, the ones the targets are
+	// judged on.
 	Alternated         *Alternated `json:"alternado,omitempty"`
 	RatioRawAlternated *float64    `json:"razaoLeituraAlternada,omitempty"`
+	RatioSQLAlternated *float64    `json:"razaoSQLAlternada,omitempty"`
 	LoadAvg            float64     `json:"cargaMedia1min"`
 	// CPU is each process's CPU milliseconds per operation over the
 	// measured part (the services, "postgres": the backends of the run's
@@ -195,7 +197,7 @@ func (rep *Report) add(w workload, column string, res load.Result, cpu CPUPerOp,
 }
 
 func (row *Row) setAlternated(a *Alternated) {
-	row.Alternated, row.RatioRawAlternated = a, a.Ratio()
+	row.Alternated, row.RatioRawAlternated, row.RatioSQLAlternated = a, a.Ratio(), a.RatioSQL()
 }
 
 func (rep *Report) pgbenchFloor(workload string) *PGBenchFloor {
@@ -297,7 +299,12 @@ func (rep *Report) finish(r *runner) {
 					Got: fmt.Sprintf("%.2f", *v), Met: *v <= 1.5})
 			}
 		}
-		ratio(w, 1.5, true, "SQL do relatório (p50)")
+		if row := rep.row(w, ColumnService); row != nil && row.RatioSQLAlternated != nil {
+			rep.Targets = append(rep.Targets, Target{Name: w + " ≤ 1.50 × SQL do relatório (p50, em turnos)",
+				Got: fmt.Sprintf("%.2f", *row.RatioSQLAlternated), Met: *row.RatioSQLAlternated <= 1.5})
+		} else {
+			ratio(w, 1.5, true, "SQL do relatório (p50)")
+		}
 	}
 	rep.Targets = append(rep.Targets, Target{Name: "zero erros (todas as cargas, as duas colunas)",
 		Got: fmt.Sprintf("%d", rep.Errors), Met: rep.Errors == 0})
@@ -420,14 +427,13 @@ func (rep *Report) printReportRatios(w io.Writer) {
 		}
 		if !header {
 			fmt.Fprintf(w, "\nrelatórios contra os dois pisos (p50, porta do próprio serviço; CPU: todos os processos):\n")
-			fmt.Fprintf(w, "%-44s %18s %14s %14s %16s\n", "", "÷ leitura (turnos)", "÷ leitura", "÷ SQL", "CPU ÷ leitura")
+			fmt.Fprintf(w, "%-44s %18s %14s %16s %14s %16s\n", "", "÷ leitura (turnos)", "÷ leitura", "÷ SQL (turnos)", "÷ SQL", "CPU ÷ leitura")
 			header = true
 		}
-		fmt.Fprintf(w, "%-44s %18s %14s %14s %16s\n", row.Title, times(row.RatioRawAlternated), times(row.RatioRaw),
-			times(row.Ratio), times(row.RatioRawCPU))
+		fmt.Fprintf(w, "%-44s %18s %14s %16s %14s %16s\n", row.Title, times(row.RatioRawAlternated), times(row.RatioRaw),
+			times(row.RatioSQLAlternated), times(row.Ratio), times(row.RatioRawCPU))
 		if a := row.Alternated; a != nil {
-			fmt.Fprintf(w, "  em turnos: relatório p50 %.2f ms, leitura p50 %.2f ms, %d de cada\n",
-				a.Report.P50Ms, a.Raw.P50Ms, a.Report.Ops)
+			fmt.Fprintf(w, "  em turnos: %s, %d de cada\n", a.text(), a.Report.Ops)
 		}
 	}
 }

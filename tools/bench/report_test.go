@@ -181,3 +181,37 @@ func TestP99TargetBesidePostgreSQLsOwnAtTheSameConnections(t *testing.T) {
 		t.Errorf("floors:\n%s", out.String())
 	}
 }
+
+// With the report's SQL in the turns, the old floor's target is judged on
+// that ratio too, and both in-turns ratios are printed beside the
+// sequential ones.
+func TestReportSQLTargetIsJudgedInTurns(t *testing.T) {
+	rep := &Report{StartedAt: time.Now(), Chains: ChainCheck{OK: true}}
+	rep.Floors.Report = []ReportFloor{{Name: "report-json", Result: load.Result{P50Ms: 100},
+		Raw: &RawFloor{Rows: 30000, Result: load.Result{P50Ms: 120}}}}
+	json := workload{name: "report-json", title: "json", conns: 1, floor: "report-json"}
+	rep.add(json, ColumnService, load.Result{P50Ms: 170}, nil, 1) // 1.70 × the SQL timed before
+	rep.row("report-json", ColumnService).setAlternated(&Alternated{
+		Report: load.Result{Ops: 30, P50Ms: 150}, Raw: load.Result{Ops: 30, P50Ms: 125},
+		SQL: &load.Result{Ops: 30, P50Ms: 120}}) // 1.20 and 1.25 in turns
+	rep.finish(&runner{started: time.Now()})
+
+	got := map[string]Target{}
+	for _, tg := range rep.Targets {
+		got[tg.Name] = tg
+	}
+	if tg := got["report-json ≤ 1.50 × SQL do relatório (p50, em turnos)"]; tg.Got != "1.25" || !tg.Met {
+		t.Errorf("SQL target in turns: %+v (all: %+v)", tg, rep.Targets)
+	}
+	if tg, ok := got["report-json ≤ 1.50 × SQL do relatório (p50)"]; ok {
+		t.Errorf("the sequential SQL ratio judged too: %+v", tg)
+	}
+	var out bytes.Buffer
+	rep.Print(&out)
+	for _, want := range []string{"÷ SQL (turnos)", "1.25×", "1.70×",
+		"em turnos: relatório p50 150.00 ms, leitura p50 125.00 ms, SQL p50 120.00 ms, 30 de cada"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}

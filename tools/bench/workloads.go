@@ -268,14 +268,14 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 			r.logf("    erro: %s", e)
 		}
 		if w.alternate != nil && col.name == ColumnService {
-			r.logf("%-16s %-8s em turnos com a leitura ordenada das marcações, %s", w.name, col.name, r.opts.Duration)
+			r.logf("%-16s %-8s em turnos com a leitura ordenada das marcações e o SQL do relatório, %s", w.name, col.name, r.opts.Duration)
 			alt, err := w.alternate(ctx, col.addr)
 			if err != nil {
-				return fmt.Errorf("%s em turnos com a leitura ordenada: %w", w.name, err)
+				return fmt.Errorf("%s em turnos com a leitura ordenada e o SQL: %w", w.name, err)
 			}
 			line.setAlternated(alt)
-			r.logf("%-16s %-8s relatório p50 %.2f ms, leitura p50 %.2f ms: %s", w.name, col.name,
-				alt.Report.P50Ms, alt.Raw.P50Ms, times(line.RatioRawAlternated))
+			r.logf("%-16s %-8s %s: %s a leitura, %s o SQL", w.name, col.name, alt.text(),
+				times(line.RatioRawAlternated), times(line.RatioSQLAlternated))
 		}
 	}
 	return nil
@@ -725,14 +725,11 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 	// JSON lists the first page (20 employees, as pkg/page defaults);
 	// CSV without pagina/tamanho lists the whole department. Either way
 	// the service reads every employee of the department (the totals
-	// cover them all), the JSON from six days before the period, as the
-	// service does (its first rest days' DSR looks back at absences:
-	// relatorio.Antes); the CSV has no DSR.
-	listed, from := len(st.staff), r.data.Inicio
+	// cover them all), from reportFrom.
+	listed, from := len(st.staff), reportFrom(r.data.Inicio, csv)
 	name := "report-csv"
 	if !csv {
 		listed, name = min(20, len(st.staff)), "report-json"
-		from = r.data.Inicio.AddDate(0, 0, -core.DiasSemanaDSR)
 	}
 	r.logf("piso: SQL do relatório (%s), %d funcionários listados, totais de %d", name, listed, len(st.staff))
 	var res load.Result
@@ -761,6 +758,17 @@ func (r *runner) prepareReport(ctx context.Context, rep *Report, st *reportState
 	f.Raw = raw
 	rep.Floors.Report = append(rep.Floors.Report, f)
 	return nil
+}
+
+// reportFrom is the first workday whose punches the report's SQL reads
+// for a period starting at inicio: the JSON's six days earlier, as the
+// service reads them (its first rest days' DSR looks back at absences:
+// relatorio.Antes); the CSV has no DSR.
+func reportFrom(inicio time.Time, csv bool) time.Time {
+	if csv {
+		return inicio
+	}
+	return inicio.AddDate(0, 0, -core.DiasSemanaDSR)
 }
 
 // floorCPU runs a floor's timing and returns the CPU per execution

@@ -85,7 +85,7 @@ GROUP BY funcionario_id, jornada`
 // latencies and the rows read. Rows are read raw: the floor is
 // PostgreSQL's work and the transfer, not decoding.
 func TimeReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportParams, d time.Duration) (load.Result, int64, error) {
-	return timeTx(ctx, d, func() (int64, error) { return runReport(ctx, db, q, p) })
+	return timeTx(ctx, d, func() (int64, error) { return RunReport(ctx, db, q, p) })
 }
 
 // TimeRaw runs RawSQL for all's employees and period as TimeReport runs
@@ -154,7 +154,9 @@ func drain(rows pgx.Rows) (int64, error) {
 	return n, rows.Err()
 }
 
-func runReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportParams) (int64, error) {
+// RunReport runs the report's SQL once as Store.Fatos does, and returns
+// the rows read.
+func RunReport(ctx context.Context, db *pgxpool.Pool, q ReportSQL, p ReportParams) (int64, error) {
 	var n int64
 	err := pgx.BeginTxFunc(ctx, db, txOptions, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, q.Settings); err != nil {
