@@ -58,8 +58,7 @@ func p50Ratio(num load.Result, den *load.Result) *float64 {
 
 // alternateReport times st's report (JSON or CSV) at addr in turns with
 // its raw read and its SQL. The order rotates each round, so that each
-// runs as often after either of the others, never always on the caches
-// one of them just warmed.
+// takes every place in it in turn, never always first or always last.
 func (r *runner) alternateReport(ctx context.Context, addr string, st *reportState, csv bool) (*Alternated, error) {
 	report := reportOp(st, csv)
 	all := st.params(st.staff, r.data.Inicio)
