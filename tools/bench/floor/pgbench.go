@@ -112,12 +112,13 @@ func PGBench(ctx context.Context, cfg PGBenchConfig) (PGBenchResult, error) {
 	}
 	args := []string{"-n", "-M", "prepared", "-c", strconv.Itoa(cfg.Clients), "-j", strconv.Itoa(cfg.Threads),
 		"-T", strconv.Itoa(secs), "-f", path, "-h", u.Hostname(), "-p", portOr(u.Port(), "5432"),
-		"-U", u.User.Username(), strings.TrimPrefix(u.Path, "/")}
+		"-U", u.User.Username()}
 	logPrefix := filepath.Join(cfg.WorkDir, fmt.Sprintf("pgbench-c%d-log", cfg.Clients))
 	if cfg.LatencyLog {
-		args = append(args[:len(args)-1], "-l", "--log-prefix="+logPrefix, args[len(args)-1])
+		args = append(args, "-l", "--log-prefix="+logPrefix)
 		defer removeLogs(logPrefix)
 	}
+	args = append(args, strings.TrimPrefix(u.Path, "/"))
 	cmd := exec.CommandContext(ctx, cfg.PGBench, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
