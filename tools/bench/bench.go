@@ -31,6 +31,10 @@ import (
 	"github.com/ponto/ponto/tools/stack"
 )
 
+// logLevel is the services' LOG_LEVEL, as deployed: the access log is
+// part of what a request costs.
+const logLevel = "info"
+
 // Local JWT settings of the stack (tools/stack signs and verifies with
 // these).
 const (
@@ -48,8 +52,6 @@ type Options struct {
 	// Warmup and Duration of each workload (defaults 3s and 15s; short:
 	// 0.3s and 1.5s).
 	Warmup, Duration time.Duration
-	// FloorDuration is pgbench's -T (default Duration).
-	FloorDuration time.Duration
 	// Soak is the length of the soak, the mixed traffic run after the
 	// workloads while every service's memory and goroutines are followed
 	// (default 10m; short: 3s; negative: no soak).
@@ -59,9 +61,6 @@ type Options struct {
 	// Pprof turns on HTTP_PPROF in every service and saves a CPU profile
 	// of each service-port workload's service next to the results.
 	Pprof bool
-	// LogLevel of the services (default info, as deployed: the access log
-	// is part of what a request costs).
-	LogLevel string
 	// Keep leaves the databases in place after the run.
 	Keep bool
 	// Scale multiplies the seeded punches (make bench BENCH_SCALE=n) with
@@ -94,9 +93,6 @@ func (o *Options) defaults() error {
 	if o.Out == nil {
 		o.Out = os.Stdout
 	}
-	if o.LogLevel == "" {
-		o.LogLevel = "info"
-	}
 	warmup, duration, soak := 3*time.Second, 15*time.Second, 10*time.Minute
 	if o.Short {
 		warmup, duration, soak = 300*time.Millisecond, 1500*time.Millisecond, 3*time.Second
@@ -109,9 +105,6 @@ func (o *Options) defaults() error {
 	}
 	if o.Duration == 0 {
 		o.Duration = duration
-	}
-	if o.FloorDuration == 0 {
-		o.FloorDuration = max(o.Duration, 2*time.Second)
 	}
 	return nil
 }
@@ -280,7 +273,7 @@ func (r *runner) startStack(ctx context.Context) error {
 		DBPrefix:    "ponto_bench_",
 		DBSuffix:    "_" + r.id,
 		MinIOBucket: "ponto-bench",
-		LogLevel:    r.opts.LogLevel,
+		LogLevel:    logLevel,
 		Output:      r.log,
 		ServiceEnv:  r.serviceEnv(),
 	}
@@ -471,6 +464,9 @@ func (r *runner) selected(name string) bool {
 	return false
 }
 
+// floorDuration is pgbench's -T: the workloads' duration, at least 2 s.
+func (r *runner) floorDuration() time.Duration { return max(r.opts.Duration, 2*time.Second) }
+
 // pgbenchFloor migrates a scratch database with timekeeping's own
 // migrations and runs pgbench on it, just before workload (so that the
 // ratio compares figures taken a minute apart on this shared machine),
@@ -479,7 +475,7 @@ func (r *runner) selected(name string) bool {
 // transaction: the latency PostgreSQL alone gives the clock-in's INSERT
 // at the workload's concurrency, the floor under its p99.
 func (r *runner) pgbenchFloor(ctx context.Context, rep *Report, workload string) error {
-	r.logf("piso: pgbench com o INSERT do registro de ponto (%s), antes de %s", r.opts.FloorDuration, workload)
+	r.logf("piso: pgbench com o INSERT do registro de ponto (%s), antes de %s", r.floorDuration(), workload)
 	o := r.stack.Options()
 	name := "ponto_bench_floor_" + r.id
 	if err := database.EnsureDatabase(ctx, o.PostgresURL, name); err != nil {
@@ -497,7 +493,7 @@ func (r *runner) pgbenchFloor(ctx context.Context, rep *Report, workload string)
 	if err := execSQL(ctx, url, floor.PrepareInsertFloor); err != nil {
 		return err
 	}
-	cfg := floor.PGBenchConfig{DatabaseURL: url, Duration: r.opts.FloorDuration,
+	cfg := floor.PGBenchConfig{DatabaseURL: url, Duration: r.floorDuration(),
 		Companies: r.data.Size.Companies, Employees: r.data.Size.Companies * r.data.Size.PerCompany, WorkDir: r.runDir}
 	stop := r.watchBackends(ctx, name)
 	res, err := floor.PGBench(ctx, cfg)
@@ -567,9 +563,6 @@ type measurement struct {
 	// batches is how the clock-ins' punches were batched (readBatchCounters
 	// before and after it; nil when not asked for or a reading failed).
 	batches *Batching
-	// checkpoints is what the PostgreSQL server's checkpointer did (nil
-	// when a reading failed).
-	checkpoints *Checkpoints
 }
 
 // load runs one measurement of op against addr, with what its measured
@@ -581,13 +574,11 @@ func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op
 	var m measurement
 	var before cpuSample
 	var counted batchCounters
-	var countErr, checkpointErr error
-	var checkpoints checkpointCounters
+	var countErr error
 	res, err := load.Run(ctx, load.Config{Addr: addr, Conns: conns, Warmup: r.opts.Warmup, Duration: r.opts.Duration,
 		Op: op, Ops: ops, Seed: uint64(r.started.UnixNano()), OnMeasure: func() {
 			m.from = time.Now()
 			before = r.sampleCPU(ctx)
-			checkpoints, checkpointErr = readCheckpoints(ctx, r.pools["timekeeping"])
 			if batches {
 				counted, countErr = r.readBatchCounters(ctx)
 			}
@@ -599,9 +590,6 @@ func (r *runner) load(ctx context.Context, addr string, conns int, ops int64, op
 		return res, m, err
 	}
 	m.cpu = perOp(before, r.sampleCPU(ctx), res.Ops)
-	if after, err := readCheckpoints(ctx, r.pools["timekeeping"]); err == nil && checkpointErr == nil {
-		m.checkpoints = after.since(checkpoints)
-	}
 	if !batches || countErr != nil {
 		return res, m, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/tools/routes"
 )
@@ -119,4 +120,22 @@ func perOp(before, after cpuSample, n int64) CPUPerOp {
 		}
 	}
 	return out
+}
+
+// redisPID is the Redis server's process id, from INFO server; 0 when it
+// cannot be read (then Redis' CPU is not counted).
+func redisPID(ctx context.Context, addr string) int {
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	defer rdb.Close()
+	info, err := rdb.Info(ctx, "server").Result()
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
+			pid, _ := strconv.Atoi(v)
+			return pid
+		}
+	}
+	return 0
 }

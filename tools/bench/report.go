@@ -117,18 +117,12 @@ type Row struct {
 	// measured part (the services, "postgres": the backends of the run's
 	// databases, "bench": the load generator and the in-process gateway).
 	CPU CPUPerOp `json:"cpuMsPorRequisicao,omitempty"`
-	// Guards is what the revocation check and the per-token rate limit
-	// cost each request, from the service's CPU profile (-pprof only).
-	Guards *GuardCost `json:"guardas,omitempty"`
 	// Batching is how a clock-in's punches were batched (service column).
 	Batching *Batching `json:"lotes,omitempty"`
 	// MeasuredFrom is when the measured part started: the tail's windows
 	// (Result.Tail) count from it, so that they can be lined up with the
 	// machine's own logs.
 	MeasuredFrom time.Time `json:"inicioMedicao"`
-	// Checkpoints is what the PostgreSQL server's checkpointer did during
-	// the measured part.
-	Checkpoints *Checkpoints `json:"checkpoints,omitempty"`
 	// Bound is how low the closed loop's latency could go on this machine
 	// (the p99 targets' workloads).
 	Bound *LoopBound `json:"laco,omitempty"`
@@ -166,7 +160,7 @@ func newReport(ctx context.Context, r *runner) (*Report, error) {
 		Machine: machine(ctx, r.pools["timekeeping"]),
 		Settings: Settings{WarmupSeconds: r.opts.Warmup.Seconds(), DurationSeconds: r.opts.Duration.Seconds(),
 			SoakSeconds: max(0, r.opts.Soak.Seconds()),
-			LogLevel:    r.opts.LogLevel, Pprof: r.opts.Pprof, Scale: max(1, r.opts.Scale)},
+			LogLevel:    logLevel, Pprof: r.opts.Pprof, Scale: max(1, r.opts.Scale)},
 		Seed: r.data,
 	}, nil
 }
@@ -284,11 +278,6 @@ func (rep *Report) finish(r *runner) {
 	}
 	ratio("clockin-spread", 0.45, false, "piso pgbench (req/s)")
 	p99("clockin-spread")
-	if row := rep.row("clockin-spread", ColumnService); row != nil && row.Guards != nil {
-		g := row.Guards
-		rep.Targets = append(rep.Targets, Target{Name: "clockin-spread: revogação ≤ 5% do CPU por operação",
-			Got: fmt.Sprintf("+%.2f%% (%.4f ms)", g.RevocationGrowthPct, g.RevocationMs), Met: g.RevocationGrowthPct <= 5})
-	}
 	ratio("clockin-single", 0.25, false, "piso pgbench (req/s)")
 	ratio("clockin-cold", 0.6, false, "piso pgbench (req/s)")
 	p99("clockin-cold")
@@ -479,12 +468,6 @@ func (rep *Report) printCPU(w io.Writer) {
 	for _, row := range rep.Rows {
 		if row.Column == ColumnService && row.CPU != nil {
 			line(row.Title, row.CPU)
-		}
-	}
-	for _, row := range rep.Rows {
-		if g := row.Guards; row.Column == ColumnService && g != nil {
-			fmt.Fprintf(w, "  guardas em %s: revogação %.1f%% do CPU do serviço = %.4f ms; limite por token %.1f%% + redis = %.3f ms; juntas +%.1f%% por operação\n",
-				row.Workload, g.RevocationSharePct, g.RevocationMs, g.RateLimitSharePct, g.RateLimitMs, g.GrowthPct)
 		}
 	}
 }

@@ -247,12 +247,9 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		}
 		rep.add(w, col.name, res, m.cpu, load1)
 		line := &rep.Rows[len(rep.Rows)-1]
-		line.MeasuredFrom, line.Batching, line.Checkpoints = m.from, m.batches, m.checkpoints
-		if r.opts.Pprof && clockIn {
-			r.measureGuards(w, line)
-		}
-		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms%s  erros %d%s", w.name, col.name, res.RPS, res.P50Ms,
-			res.P99Ms, tailText(res.Tail), res.TotalErrors(), checkpointText(m.checkpoints))
+		line.MeasuredFrom, line.Batching = m.from, m.batches
+		r.logf("%-16s %-8s %8.1f req/s  p50 %7.2f ms  p99 %7.2f ms%s  erros %d", w.name, col.name, res.RPS, res.P50Ms,
+			res.P99Ms, tailText(res.Tail), res.TotalErrors())
 		if b := m.batches; b != nil {
 			perLookup := "-"
 			if b.PerLookup != nil {
@@ -279,17 +276,6 @@ func (r *runner) runWorkload(ctx context.Context, rep *Report, w workload) error
 		}
 	}
 	return nil
-}
-
-// measureGuards reads the guards' share from the workload's profile of
-// its service.
-func (r *runner) measureGuards(w workload, row *Row) {
-	revocation, rateLimit, err := guardShares(r.profilePath(w.name, w.service))
-	if err != nil {
-		r.logf("guardas de %s: %v", w.name, err)
-		return
-	}
-	row.Guards = guardCost(revocation, rateLimit, w.service, row.CPU)
 }
 
 func (r *runner) profilePath(workload, service string) string {

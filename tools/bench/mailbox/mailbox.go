@@ -1,25 +1,18 @@
-// Package mailbox is the benchmark's SMTP server: auth delivers the
-// employees' login codes to it (AUTH_SMTP_ADDR, plain SMTP on loopback),
-// and the login workload waits here for the code of the e-mail it asked
-// for, exactly as an employee waits for the message.
+// Package mailbox is the benchmark's inbox of login codes: auth delivers
+// the employees' codes over plain SMTP on loopback (AUTH_SMTP_ADDR) to a
+// pkg/mailtest server, and the login workload waits here for the code of
+// the e-mail it asked for, exactly as an employee waits for the message.
 package mailbox
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
-	"mime/quotedprintable"
-	"net"
-	"net/mail"
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/emersion/go-smtp"
+	"github.com/ponto/ponto/pkg/mailtest"
 )
 
 // code is the login code on a line of its own (codes.Body).
@@ -27,51 +20,28 @@ var code = regexp.MustCompile(`(?m)^\s*(\d{6})\s*$`)
 
 // Mailbox is a running SMTP server that keeps the last code per address.
 type Mailbox struct {
-	srv  *smtp.Server
-	addr string
+	srv *mailtest.Server
 
-	mu     sync.Mutex
-	boxes  map[string]chan string // by lower-case address
-	failed error                  // first message that did not parse
-	count  int
+	mu    sync.Mutex
+	boxes map[string]chan string // by lower-case address
 }
 
 // Start listens on a free loopback port.
 func Start() (*Mailbox, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	m := &Mailbox{boxes: map[string]chan string{}}
+	srv, err := mailtest.Start(mailtest.Config{}, m.deliver)
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailbox{addr: l.Addr().String(), boxes: map[string]chan string{}}
-	m.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &session{box: m}, nil
-	}))
-	m.srv.Domain = "localhost"
-	m.srv.ReadTimeout, m.srv.WriteTimeout = 30*time.Second, 30*time.Second
-	m.srv.MaxMessageBytes = 1 << 20
-	go func() { _ = m.srv.Serve(l) }()
+	m.srv = srv
 	return m, nil
 }
 
 // Addr is host:port, for AUTH_SMTP_ADDR.
-func (m *Mailbox) Addr() string { return m.addr }
+func (m *Mailbox) Addr() string { return m.srv.Addr }
 
 // Close stops the server.
 func (m *Mailbox) Close() error { return m.srv.Close() }
-
-// Delivered counts the messages received.
-func (m *Mailbox) Delivered() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.count
-}
-
-// Err is the first message that could not be read, if any.
-func (m *Mailbox) Err() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.failed
-}
 
 // Code waits for the next code sent to addr.
 func (m *Mailbox) Code(ctx context.Context, addr string) (string, error) {
@@ -105,71 +75,24 @@ func (m *Mailbox) box(addr string) chan string {
 	return b
 }
 
-func (m *Mailbox) deliver(to []string, data []byte) {
-	c, err := codeOf(data)
-	m.mu.Lock()
-	m.count++
-	if err != nil && m.failed == nil {
-		m.failed = err
-	}
-	m.mu.Unlock()
+// deliver refuses a message without a code, so that auth's send fails
+// and the login that asked for it counts as an error.
+func (m *Mailbox) deliver(msg mailtest.Message) error {
+	d, err := mailtest.Decode(msg.Data)
 	if err != nil {
-		return
+		return err
 	}
-	for _, addr := range to {
+	found := code.FindStringSubmatch(d.Body)
+	if found == nil {
+		return errors.New("mailbox: message without a 6-digit code")
+	}
+	for _, addr := range msg.To {
 		b := m.box(addr)
 		select { // replace a code nobody took with the newer one
 		case <-b:
 		default:
 		}
-		b <- c
+		b <- found[1]
 	}
-}
-
-// codeOf finds the code in a message, decoding its transfer encoding.
-func codeOf(data []byte) (string, error) {
-	msg, err := mail.ReadMessage(bytes.NewReader(data))
-	if err != nil {
-		return "", fmt.Errorf("mailbox: message: %w", err)
-	}
-	var body io.Reader = msg.Body
-	switch strings.ToLower(msg.Header.Get("Content-Transfer-Encoding")) {
-	case "quoted-printable":
-		body = quotedprintable.NewReader(body)
-	case "base64":
-		body = base64.NewDecoder(base64.StdEncoding, body)
-	}
-	text, err := io.ReadAll(body)
-	if err != nil {
-		return "", fmt.Errorf("mailbox: body: %w", err)
-	}
-	found := code.FindSubmatch(text)
-	if found == nil {
-		return "", errors.New("mailbox: message without a 6-digit code")
-	}
-	return string(found[1]), nil
-}
-
-type session struct {
-	box *Mailbox
-	to  []string
-}
-
-func (s *session) Mail(string, *smtp.MailOptions) error { return nil }
-
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.to = append(s.to, to)
 	return nil
 }
-
-func (s *session) Data(r io.Reader) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	s.box.deliver(s.to, data)
-	return nil
-}
-
-func (s *session) Reset()        { s.to = nil }
-func (s *session) Logout() error { return nil }
