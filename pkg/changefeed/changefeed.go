@@ -5,9 +5,9 @@
 //
 // The employee service's database records every change that alters what
 // timekeeping caches, in the same transaction as the change, through
-// triggers (Schema): an employee updated or deleted (his row), a work
-// schedule updated or deleted (the whole company: its employees carry
-// it). A Relay in the employee service moves those rows into a Redis
+// triggers of its own migration (funcionarios_alterados: an employee
+// updated or deleted, his row; a work schedule updated or deleted, the
+// whole company, funcionario_id NULL, as its employees carry it). A Relay in the employee service moves those rows into a Redis
 // sorted set (member "empresa:funcionario", funcionario 0 for the whole
 // company; score: when the relay published it, in Unix milliseconds) and
 // deletes them, one replica at a time, and after every pass that left
@@ -38,43 +38,6 @@ import (
 
 	"github.com/ponto/ponto/pkg/clock"
 )
-
-// Schema is the DDL the employee service's migration must contain (its
-// migration keeps a frozen copy; this one serves the package's tests):
-// the table of changes not yet published and the triggers that fill it.
-// An update of an employee that changes only his login code, password
-// or update time records nothing: every login sets the code, and the
-// records cached are those of employees who log in and punch. The goose
-// annotations let a migration hold it as it is.
-const Schema = `
-CREATE TABLE funcionarios_alterados (
-    id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    empresa_id     bigint NOT NULL,
-    funcionario_id bigint
-);
--- +goose StatementBegin
-CREATE FUNCTION funcionarios_alterados_registrar() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_TABLE_NAME = 'funcionarios' THEN
-        IF TG_OP = 'UPDATE' AND (to_jsonb(NEW) - 'code_verify' - 'password_hash' - 'atualizado_em')
-                = (to_jsonb(OLD) - 'code_verify' - 'password_hash' - 'atualizado_em') THEN
-            RETURN NULL;
-        END IF;
-        INSERT INTO funcionarios_alterados (empresa_id, funcionario_id) VALUES (OLD.empresa_id, OLD.id);
-    ELSE
-        IF TG_OP = 'UPDATE' AND to_jsonb(NEW) = to_jsonb(OLD) THEN
-            RETURN NULL;
-        END IF;
-        INSERT INTO funcionarios_alterados (empresa_id, funcionario_id) VALUES (OLD.empresa_id, NULL);
-    END IF;
-    RETURN NULL;
-END $$;
--- +goose StatementEnd
-CREATE TRIGGER funcionarios_alterados AFTER UPDATE OR DELETE ON funcionarios
-    FOR EACH ROW EXECUTE FUNCTION funcionarios_alterados_registrar();
-CREATE TRIGGER escalas_alteradas AFTER UPDATE OR DELETE ON escalas_trabalho
-    FOR EACH ROW EXECUTE FUNCTION funcionarios_alterados_registrar();
-`
 
 const (
 	// Retention is how long the set keeps a change. A Watcher that could

@@ -2,6 +2,7 @@ package changefeed
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -17,24 +18,30 @@ import (
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
 )
 
-// employeeTables are the employee service's two tables as far as the
-// triggers read them.
-const employeeTables = `
-CREATE TABLE escalas_trabalho (id bigint PRIMARY KEY, empresa_id bigint NOT NULL, nome text NOT NULL);
-CREATE TABLE funcionarios (id bigint PRIMARY KEY, empresa_id bigint NOT NULL, nome text NOT NULL,
-    code_verify text, password_hash text NOT NULL DEFAULT '', atualizado_em timestamptz NOT NULL DEFAULT now());
-INSERT INTO table_access (table_name, access) VALUES ('escalas_trabalho', 'read_write'),
-    ('funcionarios', 'read_write'), ('funcionarios_alterados', 'read_write');
+// changesTable is the table the relay drains, as the employee service's
+// migration creates it (its triggers, which fill it, are tested there).
+const changesTable = `-- +goose Up
+CREATE TABLE funcionarios_alterados (
+    id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    empresa_id     bigint NOT NULL,
+    funcionario_id bigint
+);
+INSERT INTO table_access (table_name, access) VALUES ('funcionarios_alterados', 'read_write');
+-- +goose Down
+DROP TABLE funcionarios_alterados;
 `
 
 func newDB(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	db := dbtest.New(t, fstest.MapFS{
-		"00001_changefeed.sql": {Data: []byte("-- +goose Up\n" + employeeTables + Schema + "\n-- +goose Down\nSELECT 1;\n")},
-	})
-	exec(t, db, `INSERT INTO escalas_trabalho VALUES (1, 7, 'comercial'), (2, 8, 'noturna');
-		INSERT INTO funcionarios (id, empresa_id, nome) VALUES (1, 7, 'Ana'), (2, 7, 'Bia'), (3, 7, 'Caio'), (4, 8, 'Davi')`)
-	return db
+	return dbtest.New(t, fstest.MapFS{"00001_changes.sql": {Data: []byte(changesTable)}})
+}
+
+// change records what the triggers record for an employee changed
+// (funcionario 0: a schedule of the company changed).
+func change(t *testing.T, db *pgxpool.Pool, empresa, funcionario int64) {
+	t.Helper()
+	exec(t, db, fmt.Sprintf(`INSERT INTO funcionarios_alterados (empresa_id, funcionario_id)
+		VALUES (%d, NULLIF(%d, 0))`, empresa, funcionario))
 }
 
 func exec(t *testing.T, db *pgxpool.Pool, sql string) {
@@ -101,8 +108,8 @@ func read(t *testing.T, w *Watcher) {
 	}
 }
 
-// The triggers record what the clock-in cache must forget, the relay
-// publishes it once, and every watcher reads it.
+// The relay publishes what the triggers recorded once, and every watcher
+// reads it.
 func TestChangesReachEveryWatcher(t *testing.T) {
 	ctx := context.Background()
 	db, rdb, prefix := newDB(t), redistest.New(t), redistest.Prefix(t)
@@ -116,14 +123,9 @@ func TestChangesReachEveryWatcher(t *testing.T) {
 	}
 	rb.take()
 
-	exec(t, db, `UPDATE funcionarios SET nome = 'Ana Lima' WHERE id = 1`)
-	exec(t, db, `UPDATE funcionarios SET code_verify = 'x', password_hash = 'y', atualizado_em = now() WHERE id = 2`) // a login
-	exec(t, db, `UPDATE funcionarios SET nome = nome WHERE id = 2`)                                                   // no change
-	exec(t, db, `UPDATE escalas_trabalho SET nome = 'comercial 44h' WHERE id = 1`)
-	exec(t, db, `DELETE FROM funcionarios WHERE id = 3`)
-	if got, want := pending(t, db), []string{"7:1", "7:0", "7:3"}; !slices.Equal(got, want) {
-		t.Fatalf("recorded %v, want %v", got, want)
-	}
+	change(t, db, 7, 1)
+	change(t, db, 7, 0)
+	change(t, db, 7, 3)
 
 	before := time.Now()
 	n, err := relay.Pass(ctx)
@@ -153,7 +155,7 @@ func TestChangesReachEveryWatcher(t *testing.T) {
 	}
 	// A later change is told alone: the earlier ones, still within the
 	// read's overlap, were told already.
-	exec(t, db, `UPDATE funcionarios SET nome = 'Davi Souza' WHERE id = 4`)
+	change(t, db, 8, 4)
 	if _, err := relay.Pass(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +164,7 @@ func TestChangesReachEveryWatcher(t *testing.T) {
 		t.Errorf("a read %v, want 8:4 alone", got)
 	}
 	// The same employee changed again is told again.
-	exec(t, db, `UPDATE funcionarios SET nome = 'Davi Souza Lima' WHERE id = 4`)
+	change(t, db, 8, 4)
 	time.Sleep(2 * time.Millisecond) // a later score
 	if _, err := relay.Pass(ctx); err != nil {
 		t.Fatal(err)
@@ -221,7 +223,7 @@ func TestCurrentNeedsTheRelayAndTheRead(t *testing.T) {
 func TestRelayLosesNothing(t *testing.T) {
 	ctx := context.Background()
 	db, rdb, prefix := newDB(t), redistest.New(t), redistest.Prefix(t)
-	exec(t, db, `UPDATE funcionarios SET nome = 'Bia Reis' WHERE id = 2`)
+	change(t, db, 7, 2)
 
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { _ = dead.Close() })

@@ -1,11 +1,11 @@
 -- +goose Up
 
 -- The employee changes timekeeping's clock-in cache must forget
--- (pkg/changefeed, whose Schema this copies): the triggers record, in the
--- changing transaction, an employee updated or deleted (his row; not a
--- new login code, password or update time) and a work schedule updated
--- or deleted (the whole company, funcionario_id NULL). The relay
--- publishes the rows to Redis and deletes them.
+-- (pkg/changefeed; changefeed_test.go checks the triggers): the
+-- triggers record, in the changing transaction, an employee updated or
+-- deleted (his row; not a new login code, password or update time) and
+-- a work schedule updated or deleted (the whole company, funcionario_id
+-- NULL). The relay publishes the rows to Redis and deletes them.
 CREATE TABLE funcionarios_alterados (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     empresa_id     bigint NOT NULL,
