@@ -4,8 +4,10 @@
 // the same transaction, and a relay delivers the events afterwards, in
 // order per company, until timekeeping has answered 200 for each.
 //
-// Each service's own migration creates the two tables (see Schema); the
-// SQL here is shared so both services behave the same.
+// Each service's own migration creates the two tables: outbox_eventos
+// (the events, unique per company and gapless sequence) and
+// outbox_sequencias (each company's last sequence); the SQL here is
+// shared so both services behave the same.
 package outbox
 
 import (
@@ -15,30 +17,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 )
-
-// Schema is the DDL a service's migration must contain, verbatim: the
-// events and the per-company counter that makes their sequence gapless.
-// It is here for documentation and for the package's own tests; the
-// migrations keep their own frozen copy.
-const Schema = `
-CREATE TABLE outbox_sequencias (
-    empresa_id bigint PRIMARY KEY,
-    ultima     bigint NOT NULL CHECK (ultima > 0)
-);
-CREATE TABLE outbox_eventos (
-    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    empresa_id  bigint      NOT NULL,
-    sequencia   bigint      NOT NULL CHECK (sequencia > 0),
-    tipo        text        NOT NULL,
-    dados       jsonb       NOT NULL,
-    ocorrido_em timestamptz NOT NULL,
-    enviado_em  timestamptz,
-    tentativas  integer     NOT NULL DEFAULT 0,
-    UNIQUE (empresa_id, sequencia)
-);
-CREATE INDEX outbox_eventos_pendentes ON outbox_eventos (empresa_id, sequencia) WHERE enviado_em IS NULL;
-INSERT INTO table_access (table_name, access) VALUES ('outbox_sequencias', 'read_write'), ('outbox_eventos', 'read_write');
-`
 
 // Enqueue writes an event of type tipo about company empresaID into tx.
 // dados is its payload, stored as JSON and sent with the event (the wire

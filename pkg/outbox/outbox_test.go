@@ -21,11 +21,32 @@ import (
 	"github.com/ponto/ponto/pkg/outbox/outboxtest"
 )
 
+// tables are the two tables as the services' migrations create them.
+const tables = `-- +goose Up
+CREATE TABLE outbox_sequencias (
+    empresa_id bigint PRIMARY KEY,
+    ultima     bigint NOT NULL CHECK (ultima > 0)
+);
+CREATE TABLE outbox_eventos (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    empresa_id  bigint      NOT NULL,
+    sequencia   bigint      NOT NULL CHECK (sequencia > 0),
+    tipo        text        NOT NULL,
+    dados       jsonb       NOT NULL,
+    ocorrido_em timestamptz NOT NULL,
+    enviado_em  timestamptz,
+    tentativas  integer     NOT NULL DEFAULT 0,
+    UNIQUE (empresa_id, sequencia)
+);
+INSERT INTO table_access (table_name, access) VALUES ('outbox_sequencias', 'read_write'), ('outbox_eventos', 'read_write');
+-- +goose Down
+DROP TABLE outbox_eventos;
+DROP TABLE outbox_sequencias;
+`
+
 func newDB(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	return dbtest.New(t, fstest.MapFS{
-		"00001_outbox.sql": {Data: []byte("-- +goose Up\n" + outbox.Schema + "\n-- +goose Down\nDROP TABLE outbox_eventos;\nDROP TABLE outbox_sequencias;\n")},
-	})
+	return dbtest.New(t, fstest.MapFS{"00001_outbox.sql": {Data: []byte(tables)}})
 }
 
 func config(url string) outbox.Config {
