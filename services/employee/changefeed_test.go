@@ -45,7 +45,7 @@ func TestChangesRecordedForTheClockInCache(t *testing.T) {
 	want(t, e.pub("PATCH", path("/funcionarios/%d", ana), a.token, map[string]any{"nome": "Ana Lima"}), 200)
 	for _, sql := range []string{
 		`UPDATE funcionarios SET code_verify = 'x', password_hash = 'y', atualizado_em = now() WHERE id = $1`, // a login
-		`UPDATE funcionarios SET nome = nome WHERE id = $1`,                                                    // no change
+		`UPDATE funcionarios SET nome = nome WHERE id = $1`,                                                   // no change
 	} {
 		if _, err := e.db.Exec(context.Background(), sql, bia); err != nil {
 			t.Fatal(err)

@@ -72,7 +72,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 // get is GET /funcionarios/{funcionarioId}: the company that employs him
 // or the employee himself; anyone else gets 404.
 func (h *Handlers) get(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
+	caller, id, err := httpserver.CallerAndID(c, "funcionarioId")
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (h *Handlers) list(c *fiber.Ctx) error {
 // segment 0 is the whole department. Another company's department and an
 // unknown segment are 404; ?ativo= filters as in the list.
 func (h *Handlers) ofSegmento(c *fiber.Ctx) error {
-	caller, depID, err := request.On(c, "departamentoId")
+	caller, depID, err := httpserver.CallerAndID(c, "departamentoId")
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func segmentoParam(c *fiber.Ctx) (int, error) {
 	if c.Params("segmento") == "0" {
 		return 0, nil
 	}
-	n, err := request.ID(c, "segmento")
+	n, err := httpserver.PathID(c, "segmento")
 	if err != nil || n > 1<<31-1 {
 		return 0, domainerr.InvalidField("segmento", "deve ser um inteiro: 0 para o departamento inteiro ou o número do segmento")
 	}
@@ -156,7 +156,7 @@ func (h *Handlers) page(c *fiber.Ctx, empresaID int64, fl Filtro, p page.Page) e
 // employee's sessions in auth first; if auth cannot be reached the answer
 // is 503 and nothing changes.
 func (h *Handlers) update(c *fiber.Ctx) error {
-	caller, id, err := request.On(c, "funcionarioId")
+	caller, id, err := httpserver.CallerAndID(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

@@ -172,7 +172,7 @@ func (h *Handlers) employments(c *fiber.Ctx) ([]Funcionario, error) {
 // empresaId, every one of its employees, active or not, as the reports
 // read them (internalapi.Membro), and their schedules once each.
 func (h *Handlers) internalQuadro(c *fiber.Ctx) error {
-	empresaID, err := request.ID(c, "empresaId")
+	empresaID, err := httpserver.PathID(c, "empresaId")
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (h *Handlers) internalSetCodeVerify(c *fiber.Ctx) error {
 // clears the value) and holds at most maxLen characters.
 func (h *Handlers) setField(c *fiber.Ctx, in any, field string, value **string, maxLen int,
 	set func(ctx context.Context, id int64, v *string) error) error {
-	id, err := request.ID(c, "funcionarioId")
+	id, err := httpserver.PathID(c, "funcionarioId")
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ type CompanyBody interface {
 // Body reads the caller and the JSON body into in, and refuses a body that
 // names another company than the caller's (SameEmpresa), in that order.
 func Body(c *fiber.Ctx, in CompanyBody) (*jwtauth.Claims, error) {
-	caller, err := Caller(c)
+	caller, err := jwtauth.Caller(c)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func Body(c *fiber.Ctx, in CompanyBody) (*jwtauth.Claims, error) {
 
 // CallerPage reads the caller and the page asked for (?pagina=&tamanho=).
 func CallerPage(c *fiber.Ctx) (*jwtauth.Claims, page.Page, error) {
-	caller, err := Caller(c)
+	caller, err := jwtauth.Caller(c)
 	if err != nil {
 		return nil, page.Page{}, err
 	}
@@ -51,7 +51,7 @@ func CallerPage(c *fiber.Ctx) (*jwtauth.Claims, page.Page, error) {
 // for another company's, so nothing of it is revealed.
 func Get[T any](param string, get func(ctx context.Context, empresaID, id int64) (T, error)) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		caller, err := Caller(c)
+		caller, err := jwtauth.Caller(c)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func Get[T any](param string, get func(ctx context.Context, empresaID, id int64)
 // no caller to check.
 func ByID[T any](param string, get func(ctx context.Context, id int64) (T, error)) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		id, err := ID(c, param)
+		id, err := httpserver.PathID(c, param)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,8 @@
-// Package request reads what a request to the employee service carries:
-// the verified caller, numeric path and query values, the company named in
-// a body, and optional body fields that tell "absent" from "null".
+// Package request reads what a request to the employee service carries
+// beyond what pkg reads (the caller: jwtauth.Caller; path ids:
+// httpserver.PathID, httpserver.CallerAndID): numeric and boolean query
+// values, the company named in a body, and optional body fields that tell
+// "absent" from "null".
 package request
 
 import (
@@ -11,22 +13,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/domainerr"
-	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 )
-
-// Caller returns the verified caller; see jwtauth.Caller.
-func Caller(c *fiber.Ctx) (*jwtauth.Claims, error) { return jwtauth.Caller(c) }
-
-// ID reads the path value name as a positive integer; see
-// httpserver.PathID.
-func ID(c *fiber.Ctx, name string) (int64, error) { return httpserver.PathID(c, name) }
-
-// On reads a request about one resource: the caller and the path
-// parameter param as an id; see httpserver.CallerAndID.
-func On(c *fiber.Ctx, param string) (*jwtauth.Claims, int64, error) {
-	return httpserver.CallerAndID(c, param)
-}
 
 // QueryID reads an optional positive integer query value (nil when absent).
 func QueryID(c *fiber.Ctx, name string) (*int64, error) {
