@@ -40,9 +40,20 @@ const (
 	MovAjuste      = "ajuste"      // a correction, either sign
 )
 
-// Manuais are the kinds of manual movement, with the sign their minutes
-// take (0: the sign given, for a correction).
-var Manuais = map[string]int{MovPagamento: -1, MovDesconto: 1, MovCompensacao: -1, MovAjuste: 0}
+// SinalManual is the sign a manual movement of kind tipo gives its
+// minutes (0: the sign given, for a correction); ok is false for a kind
+// that is not manual.
+func SinalManual(tipo string) (sinal int, ok bool) {
+	switch tipo {
+	case MovPagamento, MovCompensacao:
+		return -1, true
+	case MovDesconto:
+		return 1, true
+	case MovAjuste:
+		return 0, true
+	}
+	return 0, false
+}
 
 // PoliticaBanco is a company's hour-bank policy.
 type PoliticaBanco struct {

@@ -149,3 +149,26 @@ func TestNightShiftOnAHolidayAt100(t *testing.T) {
 		t.Fatalf("bank after the holiday: %+v", x)
 	}
 }
+
+// A manual movement's kind gives its minutes their sign: paying out
+// overtime and taking time off spend credit (-), discounting a debit from
+// pay settles it (+), a correction keeps the sign given (0); a computed
+// kind is not manual.
+func TestSinalManual(t *testing.T) {
+	type answer struct {
+		Sinal int
+		OK    bool
+	}
+	want := map[string]answer{
+		MovPagamento: {-1, true}, MovCompensacao: {-1, true}, MovDesconto: {1, true}, MovAjuste: {0, true},
+		MovCredito: {0, false}, MovDebito: {0, false}, MovVencimento: {0, false}, "": {0, false},
+	}
+	got := map[string]answer{}
+	for tipo := range want {
+		s, ok := SinalManual(tipo)
+		got[tipo] = answer{s, ok}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("SinalManual: got %v, want %v", got, want)
+	}
+}

@@ -179,7 +179,7 @@ func (in lancarInput) check(v validate.Errors) novo {
 	n := novo{data: request.RequiredDate(v, in.Data, "data")}
 	sign, ok := 0, false
 	if in.Tipo != nil {
-		sign, ok = core.Manuais[*in.Tipo]
+		sign, ok = core.SinalManual(*in.Tipo)
 		n.tipo = *in.Tipo
 	}
 	v.Check(ok, "tipo", "use pagamento, desconto, compensacao ou ajuste")
