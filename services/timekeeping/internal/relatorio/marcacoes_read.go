@@ -18,9 +18,10 @@ var errColumn = errors.New("unexpected column")
 
 // readMarcacoes reads the punches, the bulk of a report's rows. In
 // PostgreSQL's binary format (pgx's, unless the pool is set to the simple
-// protocol) it decodes them straight from the wire, which costs a tenth of
-// what scanning a hundred thousand rows into Go values does; otherwise it
-// scans them.
+// protocol) it decodes them straight from the wire; otherwise it scans
+// them. Kept for its figure: 45 against 95 ms of CPU for 90,728 punches
+// (BenchmarkReadMarcacoes, -count 5 medians), a third of timekeeping's
+// CPU per department report.
 func (f *Fatos) readMarcacoes(rows pgx.Rows) error {
 	if !binaryColumns(rows.FieldDescriptions()) {
 		return f.scanMarcacoes(rows)
