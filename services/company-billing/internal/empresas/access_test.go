@@ -1,11 +1,13 @@
 package empresas
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestMeShowsOnlyTheCallersCompany(t *testing.T) {
@@ -15,22 +17,20 @@ func TestMeShowsOnlyTheCallersCompany(t *testing.T) {
 
 	for _, id := range []int64{a, b} {
 		ans := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id)))
-		if ans.status != http.StatusOK {
-			t.Fatalf("company %d: %d %s", id, ans.status, ans.raw)
-		}
-		if got, _ := ans.body["id"].(json.Number).Int64(); got != id {
-			t.Errorf("company %d's token sees company %d", id, got)
-		}
-		if ans.body["cnpj"] != validRequest(int(id - 1))["cnpj"] || ans.body["nome"] != "Padaria Pão Quente" {
-			t.Errorf("company %d: %s", id, ans.raw)
-		}
-		if _, ok := ans.body["password"]; ok {
-			t.Errorf("GET /empresas/me shows the password hash")
+		wantOutcome(t, "GET /empresas/me", ans, outcome{Status: http.StatusOK})
+		got := decodeAs[wireEmpresa](t, ans)
+		req := validRequest(int(id - 1))
+		// No password: the hash never leaves the service again.
+		want := wireEmpresa{ID: id, CNPJ: req["cnpj"].(string), DataAbertura: req["dataAbertura"].(string),
+			Email: req["email"].(string), InvoiceID: got.InvoiceID, NomeDoPlano: "basic", PrecoID: "price_1basic",
+			RazaoSocial: req["razaoSocial"].(string), Role: "empresa_plan_basic", BillingCustomerID: got.BillingCustomerID,
+			FusoHorario: "America/Sao_Paulo", Nome: "Padaria Pão Quente"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("company %d's /empresas/me (-want +got):\n%s", id, diff)
 		}
 	}
-	if ans := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, 999))); ans.status != http.StatusNotFound {
-		t.Errorf("unknown company: %d", ans.status)
-	}
+	wantOutcome(t, "unknown company", do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, 999))),
+		outcome{http.StatusNotFound, "nao_encontrado"})
 }
 
 func TestRoutesRefuseWrongCallers(t *testing.T) {
@@ -88,22 +88,21 @@ func TestAdminListPaginatesAndFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	list := func(query string) (got []int64, total int64, a answer) {
+	list := func(query string) (got []int64, total int, a answer) {
 		a = do(t, http.MethodGet, e.public+"/admin/empresas"+query, nil, admin)
 		if a.status != http.StatusOK {
 			return nil, 0, a
 		}
-		for _, it := range a.body["itens"].([]any) {
-			id, _ := it.(map[string]any)["id"].(json.Number).Int64()
-			got = append(got, id)
+		p := decodeAs[wirePage[wireCompany]](t, a)
+		for _, it := range p.Itens {
+			got = append(got, it.ID)
 		}
-		total, _ = a.body["total"].(json.Number).Int64()
-		return got, total, a
+		return got, p.Total, a
 	}
 	for _, c := range []struct {
 		query string
 		want  []int64
-		total int64
+		total int
 	}{
 		{"", ids, 3},
 		{"?tamanho=2", ids[:2], 3},
@@ -119,22 +118,26 @@ func TestAdminListPaginatesAndFilters(t *testing.T) {
 		}
 	}
 	_, _, a := list("?tamanho=1")
-	item := a.body["itens"].([]any)[0].(map[string]any)
-	for _, k := range []string{"id", "email", "nome", "razaoSocial", "cnpj", "role", "nomeDoPlano", "assinaturaStatus", "bloqueada", "billingCustomerId", "criadaEm"} {
-		if _, ok := item[k]; !ok {
-			t.Errorf("admin item lacks %s", k)
-		}
+	// The company view and what support needs; no password hash (an
+	// unknown field fails decodeAs).
+	p := decodeAs[wirePage[wireCompany]](t, a)
+	trialing, req := "trialing", validRequest(0)
+	item := p.Itens[0]
+	want := wirePage[wireCompany]{Pagina: 1, Tamanho: 1, Total: 3, Itens: []wireCompany{{
+		ID: ids[0], Email: req["email"].(string), Nome: req["nome"].(string), RazaoSocial: req["razaoSocial"].(string),
+		CNPJ: req["cnpj"].(string), Role: "empresa_plan_basic", NomeDoPlano: "basic", AssinaturaStatus: &trialing,
+		FusoHorario: "America/Sao_Paulo", BillingCustomerID: item.BillingCustomerID, SubscriptionID: item.SubscriptionID,
+		PrecoID: "price_1basic", CriadaEm: item.CriadaEm,
+	}}}
+	if diff := cmp.Diff(want, p); diff != "" {
+		t.Errorf("admin listing (-want +got):\n%s", diff)
 	}
-	if _, ok := item["password"]; ok {
-		t.Error("admin listing shows the password hash")
-	}
-	if a.body["pagina"] != json.Number("1") || a.body["tamanho"] != json.Number("1") {
-		t.Errorf("envelope %s", a.raw)
+	if !strings.HasPrefix(item.BillingCustomerID, "cus_") || !strings.HasPrefix(item.SubscriptionID, "sub_") || item.CriadaEm == "" {
+		t.Errorf("admin item's Stripe ids %q, %q, criadaEm %q", item.BillingCustomerID, item.SubscriptionID, item.CriadaEm)
 	}
 	for _, q := range []string{"?tamanho=0", "?tamanho=101", "?pagina=0", "?pagina=abc", "?status=ativo", "?bloqueada=sim"} {
-		if _, _, a := list(q); a.status != http.StatusBadRequest {
-			t.Errorf("%q: %d, want 400", q, a.status)
-		}
+		_, _, a := list(q)
+		wantOutcome(t, q, a, outcome{http.StatusBadRequest, "validacao"})
 	}
 }
 
@@ -146,27 +149,23 @@ func TestBloquearRevokesTokensAndRefusesTheCompany(t *testing.T) {
 	base := e.public + "/admin/empresas/" + strconv.FormatInt(id, 10)
 
 	a := do(t, http.MethodPut, base+"/bloquear", nil, admin)
-	if a.status != http.StatusOK || a.body["bloqueada"] != true {
-		t.Fatalf("bloquear: %d %s", a.status, a.raw)
+	wantOutcome(t, "bloquear", a, outcome{Status: http.StatusOK})
+	if !decodeAs[wireCompany](t, a).Bloqueada {
+		t.Fatalf("bloquear answered %s", a.raw)
 	}
 	calls := e.auth.Calls()
 	if len(calls) != 1 || calls[0]["empresaId"] != float64(id) || len(calls[0]) != 1 {
 		t.Fatalf("auth got %v, want one {\"empresaId\": %d}", calls, id)
 	}
-	me := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id)))
-	if me.status != http.StatusForbidden || me.code() != "empresa_bloqueada" {
-		t.Errorf("blocked company's /empresas/me: %d %s", me.status, me.raw)
-	}
-	login := do(t, http.MethodPost, e.internal+"/internal/empresas/login",
-		map[string]any{"email": validRequest(0)["email"], "password": "segredo123"}, nil)
-	if login.status != http.StatusForbidden || login.code() != "empresa_bloqueada" {
-		t.Errorf("blocked company's login: %d %s", login.status, login.raw)
-	}
+	wantOutcome(t, "blocked company's /empresas/me", do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))),
+		outcome{http.StatusForbidden, "empresa_bloqueada"})
+	wantOutcome(t, "blocked company's login", do(t, http.MethodPost, e.internal+"/internal/empresas/login",
+		map[string]any{"email": validRequest(0)["email"], "password": "segredo123"}, nil), outcome{http.StatusForbidden, "empresa_bloqueada"})
 	if a := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, other))); a.status != http.StatusOK {
 		t.Errorf("another company was blocked too: %d", a.status)
 	}
 
-	if a := do(t, http.MethodPut, base+"/desbloquear", nil, admin); a.status != http.StatusOK || a.body["bloqueada"] != false {
+	if a := do(t, http.MethodPut, base+"/desbloquear", nil, admin); a.status != http.StatusOK || decodeAs[wireCompany](t, a).Bloqueada {
 		t.Fatalf("desbloquear: %d %s", a.status, a.raw)
 	}
 	if a := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))); a.status != http.StatusOK {
@@ -217,15 +216,17 @@ func TestInternalLogin(t *testing.T) {
 	}
 
 	a := login(map[string]any{"email": email, "password": "segredo123"})
-	if a.status != http.StatusOK {
-		t.Fatalf("login: %d %s", a.status, a.raw)
+	wantOutcome(t, "login", a, outcome{Status: http.StatusOK})
+	req := validRequest(0)
+	want := wireCompany{ID: id, Email: email, Nome: req["nome"].(string), RazaoSocial: req["razaoSocial"].(string),
+		CNPJ: req["cnpj"].(string), Role: "empresa_plan_basic", NomeDoPlano: "basic", FusoHorario: "America/Sao_Paulo"}
+	if diff := cmp.Diff(want, decodeAs[wireCompany](t, a)); diff != "" {
+		t.Errorf("company view (-want +got):\n%s", diff)
 	}
-	want := []string{"assinaturaStatus", "bloqueada", "cnpj", "email", "fusoHorario", "id", "nome", "nomeDoPlano", "razaoSocial", "responsavel", "role"}
-	if got := sortedKeys(a.body); !slices.Equal(got, want) {
-		t.Errorf("company view keys %v, want %v", got, want)
-	}
-	if got, _ := a.body["id"].(json.Number).Int64(); got != id || a.body["role"] != "empresa_plan_basic" {
-		t.Errorf("company view %s", a.raw)
+	// Every field of the view is there, null or not.
+	keys := []string{"assinaturaStatus", "bloqueada", "cnpj", "email", "fusoHorario", "id", "nome", "nomeDoPlano", "razaoSocial", "responsavel", "role"}
+	if diff := cmp.Diff(keys, sortedKeys(a.body)); diff != "" {
+		t.Errorf("company view keys (-want +got):\n%s", diff)
 	}
 	if a := login(map[string]any{"email": "CONTATOA@Empresa.com.br", "password": "segredo123"}); a.status != http.StatusOK {
 		t.Errorf("e-mail in another case: %d", a.status)
@@ -233,9 +234,7 @@ func TestInternalLogin(t *testing.T) {
 
 	wrong := login(map[string]any{"email": email, "password": "outrasenha1"})
 	unknown := login(map[string]any{"email": "ninguem@empresa.com.br", "password": "segredo123"})
-	if wrong.status != http.StatusUnauthorized || wrong.code() != "credenciais_invalidas" {
-		t.Errorf("wrong password: %d %s", wrong.status, wrong.raw)
-	}
+	wantOutcome(t, "wrong password", wrong, outcome{http.StatusUnauthorized, "credenciais_invalidas"})
 	if unknown.status != wrong.status || string(unknown.raw) != string(wrong.raw) {
 		t.Errorf("unknown e-mail answers %d %s, wrong password %d %s", unknown.status, unknown.raw, wrong.status, wrong.raw)
 	}
@@ -250,11 +249,13 @@ func TestInternalGetEmpresa(t *testing.T) {
 	e := newEnv(t)
 	id := e.mustRegister(t, 0)
 	a := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
-	if a.status != http.StatusOK || a.body["cnpj"] != testCNPJs[0] || a.body["bloqueada"] != false {
-		t.Fatalf("%d %s", a.status, a.raw)
-	}
-	if _, ok := a.body["password"]; ok {
-		t.Error("internal view shows the password hash")
+	wantOutcome(t, "internal view", a, outcome{Status: http.StatusOK})
+	// No password hash: an unknown field fails decodeAs.
+	req := validRequest(0)
+	want := wireCompany{ID: id, Email: req["email"].(string), Nome: req["nome"].(string), RazaoSocial: req["razaoSocial"].(string),
+		CNPJ: testCNPJs[0], Role: "empresa_plan_basic", NomeDoPlano: "basic", FusoHorario: "America/Sao_Paulo"}
+	if diff := cmp.Diff(want, decodeAs[wireCompany](t, a)); diff != "" {
+		t.Errorf("internal view (-want +got):\n%s", diff)
 	}
 	if a := do(t, http.MethodGet, e.internal+"/internal/empresas/999", nil, nil); a.status != http.StatusNotFound {
 		t.Errorf("unknown: %d", a.status)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/ponto/ponto/pkg/database/dbtest"
@@ -88,25 +89,6 @@ func TestCadastroAnswersTheContractShape(t *testing.T) {
 			t.Errorf("savedEmpresa.%s: type %s, want %s", k, got, typ)
 		}
 	}
-	for _, k := range []string{"cnpj", "dataAbertura", "email", "nomeDoPlano", "razaoSocial"} {
-		if saved[k] != req[k] {
-			t.Errorf("savedEmpresa.%s = %v, want as sent %v", k, saved[k], req[k])
-		}
-	}
-	hash := saved["password"].(string)
-	if hash == req["password"] || !strings.HasPrefix(hash, "$2") ||
-		bcrypt.CompareHashAndPassword([]byte(hash), []byte(req["password"].(string))) != nil {
-		t.Errorf("password %q is not the bcrypt hash of the submitted one", hash)
-	}
-	if saved["role"] != "empresa_plan_basic" || saved["precoId"] != "price_1basic" {
-		t.Errorf("role %v, precoId %v", saved["role"], saved["precoId"])
-	}
-	if id, _ := saved["id"].(json.Number).Int64(); id <= 0 {
-		t.Errorf("id %v", saved["id"])
-	}
-	if inv := saved["invoiceId"].(string); !strings.HasPrefix(inv, "in_") {
-		t.Errorf("invoiceId %q", inv)
-	}
 
 	// What reached Stripe, and that the answer is Stripe's own JSON.
 	customers := e.stripe.Requests(http.MethodPost, "/v1/customers")
@@ -116,8 +98,24 @@ func TestCadastroAnswersTheContractShape(t *testing.T) {
 	}
 	cus, sub := customers[0], subs[0]
 	customerID := decodeBody(t, cus.Body)["id"].(string)
-	if saved["billingCustomerId"] != customerID {
-		t.Errorf("billingCustomerId %v, Stripe made %s", saved["billingCustomerId"], customerID)
+
+	// The company as sent, with what the service and Stripe made of it.
+	got := decodeAs[wireCadastro](t, a).SavedEmpresa
+	want := wireEmpresa{
+		ID: got.ID, CNPJ: req["cnpj"].(string), DataAbertura: req["dataAbertura"].(string), Email: req["email"].(string),
+		InvoiceID: got.InvoiceID, NomeDoPlano: "basic", PrecoID: "price_1basic", RazaoSocial: req["razaoSocial"].(string),
+		Role: "empresa_plan_basic", BillingCustomerID: customerID, FusoHorario: "America/Sao_Paulo", Password: got.Password,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("savedEmpresa (-want +got):\n%s", diff)
+	}
+	if got.ID <= 0 || !strings.HasPrefix(got.InvoiceID, "in_") {
+		t.Errorf("id %d, invoiceId %q", got.ID, got.InvoiceID)
+	}
+	hash := got.Password
+	if hash == req["password"] || !strings.HasPrefix(hash, "$2") ||
+		bcrypt.CompareHashAndPassword([]byte(hash), []byte(req["password"].(string))) != nil {
+		t.Errorf("password %q is not the bcrypt hash of the submitted one", hash)
 	}
 	if cus.Form.Get("email") != req["email"] || cus.Form.Get("name") != req["razaoSocial"] || cus.Form.Get("metadata[cnpj]") != req["cnpj"] {
 		t.Errorf("customer form %v", cus.Form)
@@ -291,11 +289,9 @@ func TestCadastroRefusesEachInvalidField(t *testing.T) {
 			req := validRequest(0)
 			c.change(req)
 			a := e.register(t, req, c.header)
-			if a.status != http.StatusBadRequest || a.code() != "validacao" {
-				t.Fatalf("status %d code %q: %s", a.status, a.code(), a.raw)
-			}
-			if _, ok := a.fields()[c.field]; !ok {
-				t.Errorf("fields %v do not name %s", a.fields(), c.field)
+			wantOutcome(t, "register", a, outcome{http.StatusBadRequest, "validacao"})
+			if fields := decodeAs[wireError](t, a).Fields; fields[c.field] == "" {
+				t.Errorf("fields %v do not name %s", fields, c.field)
 			}
 		})
 	}
@@ -310,12 +306,10 @@ func TestCadastroRefusesEachInvalidField(t *testing.T) {
 func TestCadastroNamesEveryInvalidFieldAtOnce(t *testing.T) {
 	e := newEnv(t)
 	a := e.register(t, map[string]any{"cnpj": "1", "email": "x", "dataAbertura": "x", "nomeDoPlano": "x", "password": "x"}, nil)
-	if a.status != http.StatusBadRequest {
-		t.Fatalf("status %d: %s", a.status, a.raw)
-	}
+	wantOutcome(t, "register", a, outcome{http.StatusBadRequest, "validacao"})
 	want := []string{"cnpj", "dataAbertura", "email", "nome", "nomeDoPlano", "password", "razaoSocial"}
-	if got := sortedKeys(a.fields()); !slices.Equal(got, want) {
-		t.Errorf("fields %v, want %v", got, want)
+	if diff := cmp.Diff(want, sortedKeys(decodeAs[wireError](t, a).Fields)); diff != "" {
+		t.Errorf("fields named (-want +got):\n%s", diff)
 	}
 }
 
@@ -356,14 +350,10 @@ func TestCadastroDuplicateIs409(t *testing.T) {
 
 	sameCNPJ := validRequest(1)
 	sameCNPJ["cnpj"] = testCNPJs[0]
-	if a := e.register(t, sameCNPJ, nil); a.status != http.StatusConflict || a.code() != "cnpj_duplicado" {
-		t.Errorf("same CNPJ: %d %s", a.status, a.raw)
-	}
+	wantOutcome(t, "same CNPJ", e.register(t, sameCNPJ, nil), outcome{http.StatusConflict, "cnpj_duplicado"})
 	sameEmail := validRequest(2)
 	sameEmail["email"] = strings.ToUpper(validRequest(0)["email"].(string))
-	if a := e.register(t, sameEmail, nil); a.status != http.StatusConflict || a.code() != "email_duplicado" {
-		t.Errorf("same e-mail in upper case: %d %s", a.status, a.raw)
-	}
+	wantOutcome(t, "same e-mail in upper case", e.register(t, sameEmail, nil), outcome{http.StatusConflict, "email_duplicado"})
 	if n := e.countEmpresas(t); n != 1 {
 		t.Errorf("%d rows, want 1", n)
 	}
@@ -375,10 +365,7 @@ func TestCadastroDuplicateIs409(t *testing.T) {
 func TestCadastroStripeUnreachableIs502(t *testing.T) {
 	// A port nothing listens on: connection refused.
 	e := newEnv(t, withStripeURL("http://127.0.0.1:1"))
-	a := e.register(t, validRequest(0), nil)
-	if a.status != http.StatusBadGateway || a.code() != "falha_dependencia" {
-		t.Fatalf("status %d: %s", a.status, a.raw)
-	}
+	wantOutcome(t, "register", e.register(t, validRequest(0), nil), outcome{http.StatusBadGateway, "falha_dependencia"})
 	if n := e.countEmpresas(t); n != 0 {
 		t.Errorf("%d rows left", n)
 	}
@@ -522,10 +509,7 @@ func TestCadastroRaceWithADuplicateCompensatesAndAnswers409(t *testing.T) {
 	e.stripe.Before(http.MethodPost, "/v1/subscriptions", func() {
 		insertEmpresa(t, e, testCNPJs[0], "outra@empresa.com.br", "cus_outra")
 	})
-	a := e.register(t, req, nil)
-	if a.status != http.StatusConflict || a.code() != "cnpj_duplicado" {
-		t.Fatalf("status %d: %s", a.status, a.raw)
-	}
+	wantOutcome(t, "register", e.register(t, req, nil), outcome{http.StatusConflict, "cnpj_duplicado"})
 	customerID := decodeBody(t, e.stripe.Requests(http.MethodPost, "/v1/customers")[0].Body)["id"].(string)
 	subID := decodeBody(t, e.stripe.Requests(http.MethodPost, "/v1/subscriptions")[0].Body)["id"].(string)
 	assertUndone(t, e, customerID, subID)

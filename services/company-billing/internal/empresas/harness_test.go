@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/clock"
@@ -223,4 +224,116 @@ func (e *env) countEmpresas(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// The typed answers below are the contract's shapes, written here rather
+// than taken from the service's own types, so that a renamed, added or
+// dropped field fails the tests (decodeAs refuses unknown fields) and
+// cmp.Diff says which.
+
+// wireError is the error answer: {"message","code"[,"fields"]}.
+type wireError struct {
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Fields  map[string]string `json:"fields,omitempty"`
+}
+
+// wireResponsavel is the person responsible for a company.
+type wireResponsavel struct {
+	Nome string `json:"nome"`
+	CPF  string `json:"cpf"`
+}
+
+// wireEmpresa is a company as savedEmpresa (with password, the bcrypt
+// hash) and GET /empresas/me (with nome) show it.
+type wireEmpresa struct {
+	ID                int64            `json:"id"`
+	AssinaturaStatus  *string          `json:"assinaturaStatus"`
+	CNPJ              string           `json:"cnpj"`
+	DataAbertura      string           `json:"dataAbertura"`
+	Email             string           `json:"email"`
+	Endereco          *string          `json:"endereco"`
+	FluxoCaixa        *string          `json:"fluxoCaixa"`
+	InvoiceID         string           `json:"invoiceId"`
+	NomeDoPlano       string           `json:"nomeDoPlano"`
+	PrecoID           string           `json:"precoId"`
+	RazaoSocial       string           `json:"razaoSocial"`
+	Role              string           `json:"role"`
+	BillingCustomerID string           `json:"billingCustomerId"`
+	FusoHorario       string           `json:"fusoHorario"`
+	Responsavel       *wireResponsavel `json:"responsavel"`
+	Password          string           `json:"password,omitempty"`
+	Nome              string           `json:"nome,omitempty"`
+}
+
+// wireCadastro is the answer to POST /empresas: the subscription is
+// Stripe's own JSON, passed through.
+type wireCadastro struct {
+	SavedEmpresa wireEmpresa     `json:"savedEmpresa"`
+	Subscription json.RawMessage `json:"subscription"`
+}
+
+// wireCompany is the internal API's company view and, with the fields
+// support needs, an item of the admin listing.
+type wireCompany struct {
+	ID                int64            `json:"id"`
+	Email             string           `json:"email"`
+	Nome              string           `json:"nome"`
+	RazaoSocial       string           `json:"razaoSocial"`
+	CNPJ              string           `json:"cnpj"`
+	Role              string           `json:"role"`
+	NomeDoPlano       string           `json:"nomeDoPlano"`
+	AssinaturaStatus  *string          `json:"assinaturaStatus"`
+	Bloqueada         bool             `json:"bloqueada"`
+	FusoHorario       string           `json:"fusoHorario"`
+	Responsavel       *wireResponsavel `json:"responsavel"`
+	BillingCustomerID string           `json:"billingCustomerId,omitempty"`
+	SubscriptionID    string           `json:"subscriptionId,omitempty"`
+	PrecoID           string           `json:"precoId,omitempty"`
+	CriadaEm          string           `json:"criadaEm,omitempty"`
+}
+
+// wirePage is a page of a listing.
+type wirePage[T any] struct {
+	Itens   []T `json:"itens"`
+	Pagina  int `json:"pagina"`
+	Tamanho int `json:"tamanho"`
+	Total   int `json:"total"`
+}
+
+// decodeAs decodes a's JSON body into T, refusing any field T lacks.
+func decodeAs[T any](t *testing.T, a answer) T {
+	t.Helper()
+	var v T
+	d := json.NewDecoder(bytes.NewReader(a.raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("answer %d is not a %T: %v: %s", a.status, v, err, a.raw)
+	}
+	return v
+}
+
+// outcome is what a refusal is checked by: the status and, for an error
+// answer, its code.
+type outcome struct {
+	Status int
+	Code   string
+}
+
+// outcome reads a's status and, when it is an error, its code.
+func (a answer) outcome(t *testing.T) outcome {
+	t.Helper()
+	o := outcome{Status: a.status}
+	if a.status >= 400 && len(a.raw) > 0 {
+		o.Code = decodeAs[wireError](t, a).Code
+	}
+	return o
+}
+
+// wantOutcome fails the test unless a has the status and code of want.
+func wantOutcome(t *testing.T, what string, a answer, want outcome) {
+	t.Helper()
+	if diff := cmp.Diff(want, a.outcome(t)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s%s", what, diff, a.raw)
+	}
 }
