@@ -2,11 +2,11 @@ package empresas
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
-	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // zoneEverywhere fails unless company id shows zone in every view: the
@@ -14,25 +14,22 @@ import (
 // and the row.
 func (e *env) zoneEverywhere(t *testing.T, id int64, zone string) {
 	t.Helper()
-	me := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id)))
-	internal := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
-	admin := do(t, http.MethodGet, e.public+"/admin/empresas?tamanho=100", nil, bearer(e.iss.Admin(t)))
-	if me.body["fusoHorario"] != zone || internal.body["fusoHorario"] != zone {
-		t.Errorf("company %d: me %s, internal %s; want %s", id, me.raw, internal.raw, zone)
-	}
-	found := false
-	for _, item := range admin.body["itens"].([]any) {
-		it := item.(map[string]any)
-		if it["id"].(json.Number).String() == strconv.FormatInt(id, 10) {
-			found = it["fusoHorario"] == zone
+	me := decodeAs[wireEmpresa](t, do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))))
+	internal := decodeAs[wireCompany](t, do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil))
+	admin := decodeAs[wirePage[wireCompany]](t, do(t, http.MethodGet, e.public+"/admin/empresas?tamanho=100", nil, bearer(e.iss.Admin(t))))
+	listed := ""
+	for _, it := range admin.Itens {
+		if it.ID == id {
+			listed = it.FusoHorario
 		}
 	}
-	if !found {
-		t.Errorf("admin listing does not show company %d in %s: %s", id, zone, admin.raw)
-	}
 	var stored string
-	if err := e.db.QueryRow(context.Background(), `SELECT fuso_horario FROM empresas WHERE id = $1`, id).Scan(&stored); err != nil || stored != zone {
-		t.Errorf("row fuso_horario %q (%v), want %s", stored, err, zone)
+	if err := e.db.QueryRow(context.Background(), `SELECT fuso_horario FROM empresas WHERE id = $1`, id).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	type zones struct{ Me, Internal, Admin, Row string }
+	if diff := cmp.Diff(zones{zone, zone, zone, zone}, zones{me.FusoHorario, internal.FusoHorario, listed, stored}); diff != "" {
+		t.Errorf("company %d's zone (-want +got):\n%s", id, diff)
 	}
 }
 
@@ -41,11 +38,7 @@ func savedID(t *testing.T, a answer) int64 {
 	if a.status != http.StatusOK {
 		t.Fatalf("register: %d %s", a.status, a.raw)
 	}
-	id, err := strconv.ParseInt(a.body["savedEmpresa"].(map[string]any)["id"].(json.Number).String(), 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return decodeAs[wireCadastro](t, a).SavedEmpresa.ID
 }
 
 func TestCadastroFusoHorarioSentOrDefault(t *testing.T) {
@@ -54,7 +47,7 @@ func TestCadastroFusoHorarioSentOrDefault(t *testing.T) {
 	req["fusoHorario"] = "America/Rio_Branco"
 	a := e.register(t, req, nil)
 	id := savedID(t, a)
-	if got := a.body["savedEmpresa"].(map[string]any)["fusoHorario"]; got != "America/Rio_Branco" {
+	if got := decodeAs[wireCadastro](t, a).SavedEmpresa.FusoHorario; got != "America/Rio_Branco" {
 		t.Errorf("savedEmpresa.fusoHorario = %v", got)
 	}
 	e.zoneEverywhere(t, id, "America/Rio_Branco")
@@ -65,7 +58,7 @@ func TestCadastroFusoHorarioSentOrDefault(t *testing.T) {
 
 	// Without fusoHorario: the configured default.
 	def := e.register(t, validRequest(2), nil)
-	if got := def.body["savedEmpresa"].(map[string]any)["fusoHorario"]; got != "America/Sao_Paulo" {
+	if got := decodeAs[wireCadastro](t, def).SavedEmpresa.FusoHorario; got != "America/Sao_Paulo" {
 		t.Errorf("default savedEmpresa.fusoHorario = %v", got)
 	}
 	e.zoneEverywhere(t, savedID(t, def), "America/Sao_Paulo")
@@ -87,12 +80,10 @@ func TestAlterarFusoHorario(t *testing.T) {
 	b := e.mustRegister(t, 1)
 
 	ans := e.patchMe(t, a, map[string]any{"fusoHorario": "America/Manaus"})
-	if ans.status != http.StatusOK {
-		t.Fatalf("PATCH: %d %s", ans.status, ans.raw)
-	}
+	wantOutcome(t, "PATCH", ans, outcome{Status: http.StatusOK})
 	me := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, a)))
-	if !reflect.DeepEqual(ans.body, me.body) {
-		t.Errorf("PATCH answer %s\nis not GET /empresas/me %s", ans.raw, me.raw)
+	if diff := cmp.Diff(decodeAs[wireEmpresa](t, me), decodeAs[wireEmpresa](t, ans)); diff != "" {
+		t.Errorf("PATCH answer against GET /empresas/me (-me +patch):\n%s", diff)
 	}
 	e.zoneEverywhere(t, a, "America/Manaus")
 	e.zoneEverywhere(t, b, "America/Sao_Paulo") // the other tenant is untouched
@@ -113,7 +104,8 @@ func TestAlterarFusoHorario(t *testing.T) {
 				t.Fatalf("%d %s", ans.status, ans.raw)
 			}
 			if name == "unknown zone" || name == "empty zone" || name == "Local" {
-				if _, ok := ans.fields()["fusoHorario"]; !ok || ans.code() != "validacao" {
+				wantOutcome(t, "PATCH", ans, outcome{http.StatusBadRequest, "validacao"})
+				if decodeAs[wireError](t, ans).Fields["fusoHorario"] == "" {
 					t.Errorf("answer does not name fusoHorario: %s", ans.raw)
 				}
 			}
@@ -125,14 +117,10 @@ func TestAlterarFusoHorario(t *testing.T) {
 	if s := do(t, http.MethodPut, e.public+"/admin/empresas/"+strconv.FormatInt(b, 10)+"/bloquear", nil, bearer(e.iss.Admin(t))).status; s != http.StatusOK {
 		t.Fatalf("block: %d", s)
 	}
-	if ans := e.patchMe(t, b, map[string]any{"fusoHorario": "America/Manaus"}); ans.status != http.StatusForbidden || ans.code() != "empresa_bloqueada" {
-		t.Errorf("blocked company: %d %s", ans.status, ans.raw)
-	}
+	wantOutcome(t, "blocked company", e.patchMe(t, b, map[string]any{"fusoHorario": "America/Manaus"}), outcome{http.StatusForbidden, "empresa_bloqueada"})
 	var stored string
 	if err := e.db.QueryRow(context.Background(), `SELECT fuso_horario FROM empresas WHERE id = $1`, b).Scan(&stored); err != nil || stored != "America/Sao_Paulo" {
 		t.Errorf("blocked company's zone %q (%v)", stored, err)
 	}
-	if ans := e.patchMe(t, 999, map[string]any{"fusoHorario": "America/Manaus"}); ans.status != http.StatusNotFound {
-		t.Errorf("unknown company: %d %s", ans.status, ans.raw)
-	}
+	wantOutcome(t, "unknown company", e.patchMe(t, 999, map[string]any{"fusoHorario": "America/Manaus"}), outcome{http.StatusNotFound, "nao_encontrado"})
 }

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"reflect"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ponto/ponto/pkg/outbox"
@@ -43,37 +42,41 @@ func (e *env) events(t *testing.T, id int64) []repEvent {
 
 // responsavelEverywhere fails unless company id shows resp (nil: null)
 // in its own view and in the internal one timekeeping reads.
-func (e *env) responsavelEverywhere(t *testing.T, id int64, resp map[string]any) {
+func (e *env) responsavelEverywhere(t *testing.T, id int64, resp *wireResponsavel) {
 	t.Helper()
-	me := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id)))
-	internal := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
-	for name, a := range map[string]answer{"me": me, "internal": internal} {
-		got, present := a.body["responsavel"]
-		if !present || (resp == nil && got != nil) || (resp != nil && !reflect.DeepEqual(got, resp)) {
-			t.Errorf("%s view of company %d: responsavel %v, want %v: %s", name, id, got, resp, a.raw)
-		}
+	me := decodeAs[wireEmpresa](t, do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))))
+	internal := decodeAs[wireCompany](t, do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil))
+	type views struct{ Me, Internal *wireResponsavel }
+	if diff := cmp.Diff(views{resp, resp}, views{me.Responsavel, internal.Responsavel}); diff != "" {
+		t.Errorf("company %d's responsavel (-want +got):\n%s", id, diff)
 	}
+}
+
+// asBody is resp as a request body names it.
+func asBody(resp *wireResponsavel) map[string]any {
+	return map[string]any{"nome": resp.Nome, "cpf": resp.CPF}
 }
 
 func TestResponsavelAtRegistrationAndLater(t *testing.T) {
 	e := newEnv(t)
-	ana := map[string]any{"nome": "Ana Souza", "cpf": "529.982.247-25"}
+	ana := &wireResponsavel{Nome: "Ana Souza", CPF: "529.982.247-25"}
 	req := validRequest(0)
-	req["responsavel"] = ana
+	req["responsavel"] = asBody(ana)
 	a := e.register(t, req, nil)
 	id := savedID(t, a)
-	if got := a.body["savedEmpresa"].(map[string]any)["responsavel"]; !reflect.DeepEqual(got, ana) {
-		t.Errorf("savedEmpresa.responsavel = %v", got)
+	if diff := cmp.Diff(ana, decodeAs[wireCadastro](t, a).SavedEmpresa.Responsavel); diff != "" {
+		t.Errorf("savedEmpresa.responsavel (-want +got):\n%s", diff)
 	}
 	e.responsavelEverywhere(t, id, ana)
 
 	// Without one: null everywhere, until the company names one.
 	b := e.mustRegister(t, 1)
 	e.responsavelEverywhere(t, b, nil)
-	bia := map[string]any{"nome": "Bia Lima", "cpf": "111.444.777-35"}
-	ans := e.patchMe(t, b, map[string]any{"responsavel": bia})
-	if ans.status != http.StatusOK || !reflect.DeepEqual(ans.body["responsavel"], bia) {
-		t.Fatalf("PATCH responsavel: %d %s", ans.status, ans.raw)
+	bia := &wireResponsavel{Nome: "Bia Lima", CPF: "111.444.777-35"}
+	ans := e.patchMe(t, b, map[string]any{"responsavel": asBody(bia)})
+	wantOutcome(t, "PATCH responsavel", ans, outcome{Status: http.StatusOK})
+	if diff := cmp.Diff(bia, decodeAs[wireEmpresa](t, ans).Responsavel); diff != "" {
+		t.Errorf("PATCH answer's responsavel (-want +got):\n%s", diff)
 	}
 	e.responsavelEverywhere(t, b, bia)
 	e.responsavelEverywhere(t, id, ana) // the other tenant is untouched
@@ -96,8 +99,9 @@ func TestResponsavelRefusedWithNothingWritten(t *testing.T) {
 			req := validRequest(0)
 			req["responsavel"] = tc.resp
 			a := e.register(t, req, nil)
-			if _, ok := a.fields()[tc.field]; a.status != http.StatusBadRequest || a.code() != "validacao" || !ok {
-				t.Fatalf("register: %d %s; want 400 naming %s", a.status, a.raw, tc.field)
+			wantOutcome(t, "register", a, outcome{http.StatusBadRequest, "validacao"})
+			if decodeAs[wireError](t, a).Fields[tc.field] == "" {
+				t.Fatalf("register: %s; want it to name %s", a.raw, tc.field)
 			}
 		})
 	}
@@ -110,8 +114,9 @@ func TestResponsavelRefusedWithNothingWritten(t *testing.T) {
 
 	id := e.mustRegister(t, 0)
 	ans := e.patchMe(t, id, map[string]any{"responsavel": map[string]any{"nome": "Ana", "cpf": "529.982.247-24"}, "fusoHorario": "America/Manaus"})
-	if _, ok := ans.fields()["responsavel.cpf"]; ans.status != http.StatusBadRequest || !ok {
-		t.Fatalf("PATCH: %d %s", ans.status, ans.raw)
+	wantOutcome(t, "PATCH", ans, outcome{http.StatusBadRequest, "validacao"})
+	if decodeAs[wireError](t, ans).Fields["responsavel.cpf"] == "" {
+		t.Fatalf("PATCH: %s; want it to name responsavel.cpf", ans.raw)
 	}
 	e.responsavelEverywhere(t, id, nil)
 	e.zoneEverywhere(t, id, "America/Sao_Paulo") // nothing of the body applied
@@ -146,21 +151,18 @@ func TestREPEventsOfACompany(t *testing.T) {
 		{2, timekeepingapi.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
 		{3, timekeepingapi.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
 	}
-	if got := e.events(t, id); !eventsEqual(got, want) {
-		t.Fatalf("events %+v\nwant %+v", got, want)
+	if diff := cmp.Diff(want, e.events(t, id)); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 
 	// A registration that fails (duplicate CNPJ) writes no event; a
 	// blocked company changes nothing.
-	if a := e.register(t, validRequest(0), nil); a.status != http.StatusConflict {
-		t.Fatalf("duplicate: %d %s", a.status, a.raw)
-	}
+	wantOutcome(t, "duplicate", e.register(t, validRequest(0), nil), outcome{http.StatusConflict, "cnpj_duplicado"})
 	if s := do(t, http.MethodPut, e.public+"/admin/empresas/"+strconv.FormatInt(id, 10)+"/bloquear", nil, bearer(e.iss.Admin(t))).status; s != http.StatusOK {
 		t.Fatalf("block: %d", s)
 	}
-	if a := e.patchMe(t, id, map[string]any{"responsavel": map[string]any{"nome": "Caio", "cpf": "529.982.247-25"}}); a.status != http.StatusForbidden {
-		t.Fatalf("blocked: %d %s", a.status, a.raw)
-	}
+	wantOutcome(t, "blocked", e.patchMe(t, id, map[string]any{"responsavel": map[string]any{"nome": "Caio", "cpf": "529.982.247-25"}}),
+		outcome{http.StatusForbidden, "empresa_bloqueada"})
 	var total int
 	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM outbox_eventos`).Scan(&total); err != nil || total != 3 {
 		t.Fatalf("%d events in all (%v); want 3", total, err)
@@ -174,17 +176,16 @@ func TestREPEventsOfACompany(t *testing.T) {
 	if err := relay.Pass(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	got := outboxtest.Of(rcv.Applied(), id)
-	if !slices.Equal(got, []string{"1:empresa.incluida", "2:empresa.alterada", "3:empresa.alterada"}) {
-		t.Fatalf("applied %v", got)
+	applied := []string{"1:empresa.incluida", "2:empresa.alterada", "3:empresa.alterada"}
+	if diff := cmp.Diff(applied, outboxtest.Of(rcv.Applied(), id)); diff != "" {
+		t.Fatalf("applied (-want +got):\n%s", diff)
 	}
 	last, _ := json.Marshal(rcv.Applied()[2]["empresa"])
 	var sent timekeepingapi.Empresa
-	if err := json.Unmarshal(last, &sent); err != nil || !reflect.DeepEqual(sent, want[2].Empresa) {
-		t.Fatalf("sent empresa %s (%v)", last, err)
+	if err := json.Unmarshal(last, &sent); err != nil {
+		t.Fatalf("sent empresa %s: %v", last, err)
 	}
-}
-
-func eventsEqual(a, b []repEvent) bool {
-	return slices.EqualFunc(a, b, func(x, y repEvent) bool { return reflect.DeepEqual(x, y) })
+	if diff := cmp.Diff(want[2].Empresa, sent); diff != "" {
+		t.Fatalf("sent empresa (-want +got):\n%s", diff)
+	}
 }
