@@ -2,10 +2,11 @@ package empresas
 
 import (
 	"net/http"
-	"reflect"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/contracttest"
@@ -49,8 +50,11 @@ func TestInternalAPIContract(t *testing.T) {
 		}
 		contracttest.Filled(t, got)
 		viaClient, err := api.GetEmpresa(t.Context(), blocked)
-		if err != nil || !reflect.DeepEqual(viaClient, got[1]) {
-			t.Fatalf("the client read %+v, %v\nthe route answered %+v", viaClient, err, got[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(got[1], viaClient); diff != "" {
+			t.Fatalf("the client's read against the route's answer (-route +client):\n%s", diff)
 		}
 	})
 	t.Run("login", func(t *testing.T) {
@@ -63,8 +67,11 @@ func TestInternalAPIContract(t *testing.T) {
 		// A blocked company is refused (403), never answered.
 		contracttest.Filled(t, []internalapi.Empresa{got}, "bloqueada")
 		viaClient, err := api.Login(t.Context(), email, password)
-		if err != nil || !reflect.DeepEqual(viaClient, got) {
-			t.Fatalf("the client read %+v, %v\nthe route answered %+v", viaClient, err, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(got, viaClient); diff != "" {
+			t.Fatalf("the client's read against the route's answer (-route +client):\n%s", diff)
 		}
 		if _, err := api.Login(t.Context(), email, "errada123"); !hasStatus(err, http.StatusUnauthorized) {
 			t.Errorf("a wrong password: %v, want 401", err)
