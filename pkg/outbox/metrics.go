@@ -13,15 +13,12 @@ type relayMetrics struct {
 
 func newRelayMetrics(origem string) relayMetrics {
 	labels := prometheus.Labels{"origem": origem}
+	gauge := func(name, help string) prometheus.Gauge {
+		return prometheus.NewGauge(prometheus.GaugeOpts{Name: name, ConstLabels: labels, Help: help})
+	}
 	m := relayMetrics{
-		pending: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "outbox_pending_events", ConstLabels: labels,
-			Help: "REP events written but not yet accepted by timekeeping.",
-		}),
-		lag: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "outbox_lag_seconds", ConstLabels: labels,
-			Help: "Age of the oldest pending REP event (0 when none is pending).",
-		}),
+		pending: gauge("outbox_pending_events", "REP events written but not yet accepted by timekeeping."),
+		lag:     gauge("outbox_lag_seconds", "Age of the oldest pending REP event (0 when none is pending)."),
 		delivered: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "outbox_delivered_total", ConstLabels: labels,
 			Help: "REP events accepted by timekeeping (200).",
