@@ -18,6 +18,14 @@ const (
 	FuncionarioIncluido = "funcionario.incluido"
 	FuncionarioAlterado = "funcionario.alterado"
 	FuncionarioExcluido = "funcionario.excluido"
+	// FuncionarioTransferido moves an employee from establishment
+	// Funcionario.EstabelecimentoAnteriorID to Funcionario.EstabelecimentoID:
+	// type 5 E in the old chain, I in the new one.
+	FuncionarioTransferido = "funcionario.transferido"
+	// EstabelecimentoIncluido and EstabelecimentoAlterado (company-billing)
+	// carry an establishment and the type-2 data as it applies to it.
+	EstabelecimentoIncluido = "estabelecimento.incluido"
+	EstabelecimentoAlterado = "estabelecimento.alterado"
 )
 
 // CodeForaDeOrdem is the code of the 409 that refuses an event out of
@@ -44,11 +52,31 @@ type Evento struct {
 }
 
 // Payload is what an event is about: the employee of a funcionario.*
-// event or the company of an empresa.* one (the other is left out). The
-// sources' outboxes store it as the event's dados.
+// event, the company of an empresa.* one, or the establishment and the
+// company's type-2 data for it of an estabelecimento.* one. The sources'
+// outboxes store it as the event's dados.
 type Payload struct {
-	Funcionario *Funcionario `json:"funcionario,omitempty"`
-	Empresa     *Empresa     `json:"empresa,omitempty"`
+	Funcionario     *Funcionario     `json:"funcionario,omitempty"`
+	Empresa         *Empresa         `json:"empresa,omitempty"`
+	Estabelecimento *Estabelecimento `json:"estabelecimento,omitempty"`
+}
+
+// Establishment identifier types (Estabelecimento.Tipo).
+const (
+	TipoCNPJ  = "cnpj"
+	TipoCAEPF = "caepf"
+	TipoCNO   = "cno"
+)
+
+// Estabelecimento is an establishment of the company: each has its own
+// chain of records (Portaria 671, Anexo IX item 6).
+type Estabelecimento struct {
+	ID        int64  `json:"id"`
+	Principal bool   `json:"principal"`
+	Tipo      string `json:"tipo"`
+	Numero    string `json:"numero"`
+	Nome      string `json:"nome"`
+	Ativo     bool   `json:"ativo"`
 }
 
 // Funcionario is an employee event's employee (AFD type 5).
@@ -56,6 +84,10 @@ type Funcionario struct {
 	ID   int64  `json:"id"`
 	Nome string `json:"nome"`
 	CPF  string `json:"cpf"`
+	// EstabelecimentoID is the employee's establishment (0: the principal).
+	EstabelecimentoID int64 `json:"estabelecimentoId,omitempty"`
+	// EstabelecimentoAnteriorID is the one he left (funcionario.transferido).
+	EstabelecimentoAnteriorID int64 `json:"estabelecimentoAnteriorId,omitempty"`
 }
 
 // Empresa is a company event's employer identification (AFD type 2).
