@@ -57,6 +57,8 @@ type Funcionario struct {
 	EscalaTrabalhoID int64  `json:"escalaTrabalhoId"`
 	DepartamentoID   *int64 `json:"departamentoId"`
 	Segmento         *int   `json:"segmento"`
+	// EstabelecimentoID is his establishment (0: the principal one).
+	EstabelecimentoID int64 `json:"estabelecimentoId"`
 }
 
 // FuncionarioComEscala is the employee view with his work schedule, as

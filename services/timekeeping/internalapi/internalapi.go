@@ -18,12 +18,11 @@ const (
 	FuncionarioIncluido = "funcionario.incluido"
 	FuncionarioAlterado = "funcionario.alterado"
 	FuncionarioExcluido = "funcionario.excluido"
-	// FuncionarioTransferido moves an employee from establishment
-	// Funcionario.EstabelecimentoAnteriorID to Funcionario.EstabelecimentoID:
-	// type 5 E in the old chain, I in the new one.
+	// FuncionarioTransferido moves an employee to another establishment
+	// of his company (Funcionario.EstabelecimentoAnteriorID is the old).
 	FuncionarioTransferido = "funcionario.transferido"
-	// EstabelecimentoIncluido and EstabelecimentoAlterado (company-billing)
-	// carry an establishment and the type-2 data as it applies to it.
+	// EstabelecimentoIncluido and EstabelecimentoAlterado are an
+	// establishment created or changed (AFD type 2 of its own chain).
 	EstabelecimentoIncluido = "estabelecimento.incluido"
 	EstabelecimentoAlterado = "estabelecimento.alterado"
 )
@@ -52,31 +51,26 @@ type Evento struct {
 }
 
 // Payload is what an event is about: the employee of a funcionario.*
-// event, the company of an empresa.* one, or the establishment and the
-// company's type-2 data for it of an estabelecimento.* one. The sources'
-// outboxes store it as the event's dados.
+// event or the company of an empresa.* one (the other is left out). The
+// sources' outboxes store it as the event's dados.
 type Payload struct {
-	Funcionario     *Funcionario     `json:"funcionario,omitempty"`
-	Empresa         *Empresa         `json:"empresa,omitempty"`
+	Funcionario *Funcionario `json:"funcionario,omitempty"`
+	Empresa     *Empresa     `json:"empresa,omitempty"`
+	// Estabelecimento is the establishment of an estabelecimento.* event
+	// (its Empresa is the type-2 data as it applies to it).
 	Estabelecimento *Estabelecimento `json:"estabelecimento,omitempty"`
 }
 
-// Establishment identifier types (Estabelecimento.Tipo).
-const (
-	TipoCNPJ  = "cnpj"
-	TipoCAEPF = "caepf"
-	TipoCNO   = "cno"
-)
-
 // Estabelecimento is an establishment of the company: each has its own
-// chain of records (Portaria 671, Anexo IX item 6).
+// NSR sequence (Anexo IX item 6).
 type Estabelecimento struct {
-	ID        int64  `json:"id"`
-	Principal bool   `json:"principal"`
-	Tipo      string `json:"tipo"`
-	Numero    string `json:"numero"`
-	Nome      string `json:"nome"`
-	Ativo     bool   `json:"ativo"`
+	ID        int64 `json:"id"`
+	Principal bool  `json:"principal"`
+	// Tipo is "cnpj", "caepf" or "cno"; Numero its digits, unmasked.
+	Tipo   string `json:"tipo"`
+	Numero string `json:"numero"`
+	Nome   string `json:"nome"`
+	Ativo  bool   `json:"ativo"`
 }
 
 // Funcionario is an employee event's employee (AFD type 5).
@@ -84,10 +78,12 @@ type Funcionario struct {
 	ID   int64  `json:"id"`
 	Nome string `json:"nome"`
 	CPF  string `json:"cpf"`
-	// EstabelecimentoID is the employee's establishment (0: the principal).
-	EstabelecimentoID int64 `json:"estabelecimentoId,omitempty"`
-	// EstabelecimentoAnteriorID is the one he left (funcionario.transferido).
-	EstabelecimentoAnteriorID int64 `json:"estabelecimentoAnteriorId,omitempty"`
+	// EstabelecimentoID is his establishment; 0 is the company's
+	// principal one.
+	EstabelecimentoID int64 `json:"estabelecimentoId"`
+	// EstabelecimentoAnteriorID is, in funcionario.transferido only, the
+	// establishment he left (0: the principal).
+	EstabelecimentoAnteriorID *int64 `json:"estabelecimentoAnteriorId,omitempty"`
 }
 
 // Empresa is a company event's employer identification (AFD type 2).
