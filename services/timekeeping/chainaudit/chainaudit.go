@@ -2,7 +2,7 @@
 // REP records: the NSR gapless over every record type (punches and AFD
 // type-5 records), each punch's hash recomputed from its stored fields
 // with its own rule version (core.VerifyMarcacao), and the chain head
-// (cadeias) on the last record. It is incremental: each company's audit
+// (the ledger's) on the last record. It is incremental: each company's audit
 // goes on from the last NSR it verified (auditorias_cadeia), so a run
 // reads only the records written since the previous one, whatever the
 // size of the table. A broken chain stays flagged, with its NSR, until
@@ -152,7 +152,7 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 				a.nsr_quebra IS NULL AND a.ultimo_nsr < c.ultimo_nsr AS moveu,
 				a.nsr_quebra IS NULL AND $1 AND (a.revisao_nsr IS NOT NULL OR a.revisada_em IS NULL
 					OR a.revisada_em <= $2) AS revisao_devida
-			FROM cadeias c LEFT JOIN auditorias_cadeia a
+			FROM (`+ledger.HeadsSQL+`) c LEFT JOIN auditorias_cadeia a
 				ON a.empresa_id = c.empresa_id AND a.estabelecimento_id = c.estabelecimento_id) s
 		WHERE nova OR moveu OR revisao_devida
 		ORDER BY empresa_id, estabelecimento_id`, a.review > 0, a.clock.Now().Add(-a.review))

@@ -108,6 +108,11 @@ type Execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
+// HeadsSQL selects every chain's head (empresa_id, estabelecimento_id,
+// ultimo_nsr, ultimo_hash): readers that join it (the chain audit) use it
+// as a subquery, so that the table stays the ledger's.
+const HeadsSQL = `SELECT empresa_id, estabelecimento_id, ultimo_nsr, ultimo_hash FROM cadeias`
+
 // Heads reads chains' heads without locking them (the chain audit, in
 // its read-only snapshot); a chain without records has the zero Head.
 func Heads(ctx context.Context, q database.Querier, chains ...Chain) (map[Chain]core.Head, error) {
