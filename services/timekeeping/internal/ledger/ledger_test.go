@@ -233,4 +233,3 @@ func TestCrashChild(t *testing.T) {
 	}
 	wg.Wait()
 }
-
