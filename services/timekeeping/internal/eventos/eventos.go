@@ -110,7 +110,7 @@ func checkEstabelecimento(v validate.Errors, e internalapi.Evento) {
 	v.Check(s.ID > 0, "estabelecimento.id", "inteiro positivo")
 	n, ok := numeroLen[s.Tipo]
 	v.Check(ok, "estabelecimento.tipo", "cnpj, caepf ou cno")
-	v.Check(len(s.Numero) == n && core.Plain(s.Numero) == s.Numero && (s.Tipo != tipoCNPJ || brdocs.ValidCNPJ(s.Numero)),
+	v.Check(len(s.Numero) == n && core.Plain(s.Numero) == s.Numero && (s.Tipo != tipoCNPJ || cnpjValido(s.Numero)),
 		"estabelecimento.numero", "dígitos do CNPJ, CAEPF ou CNO")
 	v.Check(texto(s.Nome, true), "estabelecimento.nome", "de 1 a 300 caracteres")
 }
@@ -266,4 +266,10 @@ func employee(ctx context.Context, tx pgx.Tx, chain ledger.Chain, f *internalapi
 			Responsavel: core.ResponsavelNaoIdentificado, GravadoEm: now, Fuso: offset}}, nil
 	})
 	return err
+}
+
+// cnpjValido checks a CNPJ's 14 digits (their check digits) as brdocs
+// checks the printed form.
+func cnpjValido(d string) bool {
+	return len(d) == 14 && brdocs.ValidCNPJ(d[0:2]+"."+d[2:5]+"."+d[5:8]+"/"+d[8:12]+"-"+d[12:14])
 }
