@@ -218,7 +218,6 @@ func verifyChains(t *testing.T, s *Ledger, want map[Chain]int64) {
 	t.Helper()
 	ctx := t.Context()
 	for chain, n := range want {
-		empresaID := chain
 		rows, _ := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text FROM registros_ponto
 				WHERE empresa_id = $1 AND estabelecimento_id = $2
 			UNION ALL SELECT nsr, gravado_em, fuso_minutos, cpf, NULL, NULL FROM empregados_rep
@@ -236,7 +235,7 @@ func verifyChains(t *testing.T, s *Ledger, want map[Chain]int64) {
 		anterior, last := "", int64(0)
 		if _, err := pgx.ForEachRow(rows, []any{&nsr, &at, &fuso, &cpf, &coletor, &hash}, func() error {
 			if nsr != last+1 {
-				t.Errorf("chain %v: NSR %d after %d", empresaID, nsr, last)
+				t.Errorf("chain %v: NSR %d after %d", chain, nsr, last)
 			}
 			last = nsr
 			if hash == nil {
@@ -244,7 +243,7 @@ func verifyChains(t *testing.T, s *Ledger, want map[Chain]int64) {
 			}
 			got, err := core.Hash(core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: fuso, CPF: cpf, Coletor: *coletor}, anterior)
 			if err != nil || got != *hash {
-				t.Errorf("chain %v NSR %d: hash %s, recomputed %s (%v)", empresaID, nsr, *hash, got, err)
+				t.Errorf("chain %v NSR %d: hash %s, recomputed %s (%v)", chain, nsr, *hash, got, err)
 			}
 			anterior = *hash
 			return nil
@@ -252,14 +251,14 @@ func verifyChains(t *testing.T, s *Ledger, want map[Chain]int64) {
 			t.Fatal(err)
 		}
 		if last != n {
-			t.Errorf("chain %v: %d records, want %d", empresaID, last, n)
+			t.Errorf("chain %v: %d records, want %d", chain, last, n)
 		}
 		var headNSR int64
 		var headHash string
 		if err := s.db.QueryRow(ctx, `SELECT ultimo_nsr, coalesce(ultimo_hash::text, '') FROM cadeias
 			WHERE empresa_id = $1 AND estabelecimento_id = $2`,
 			chain.EmpresaID, chain.EstabelecimentoID).Scan(&headNSR, &headHash); err != nil || headNSR != last || headHash != anterior {
-			t.Errorf("chain %v: chain head %d %s (%v), want %d %s", empresaID, headNSR, headHash, err, last, anterior)
+			t.Errorf("chain %v: chain head %d %s (%v), want %d %s", chain, headNSR, headHash, err, last, anterior)
 		}
 	}
 }
