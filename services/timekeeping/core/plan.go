@@ -15,9 +15,11 @@ type Head struct {
 }
 
 // EmpregadoREP is the REP's last type-5 record of an employee in a chain:
-// Conhecido is false when the chain has none.
+// Conhecido is false when the chain has none, Excluido true when it is an
+// exclusion (E: he left the establishment, or the company).
 type EmpregadoREP struct {
 	Conhecido bool
+	Excluido  bool
 	CPF, Nome string // CPF as CPF12
 }
 
@@ -51,7 +53,9 @@ type BatidaPlanejada struct {
 func PlanBatida(h *Head, e *EmpregadoREP, last string, b Batida) (BatidaPlanejada, error) {
 	cpf := CPF12(b.CPF)
 	var p BatidaPlanejada
-	if p.Operacao = OperacaoREP(e.Conhecido, e.CPF, e.Nome, cpf, b.Nome); p.Operacao != "" {
+	// After an exclusion the chain no longer has him: a punch there (one
+	// that reached the old establishment as he moved) includes him again.
+	if p.Operacao = OperacaoREP(e.Conhecido && !e.Excluido, e.CPF, e.Nome, cpf, b.Nome); p.Operacao != "" {
 		h.NSR = NextNSR(h.NSR)
 		*e = EmpregadoREP{Conhecido: true, CPF: cpf, Nome: b.Nome}
 	}

@@ -73,9 +73,9 @@ const (
 			WHERE p.funcionario_id = k.funcionario_id AND p.idempotency_key = k.chave) x`
 	// lastREPsSQL: each employee's ($3) last AFD type-5 record in his
 	// chain ($1 companies, $2 establishments).
-	lastREPsSQL = `SELECT k.estabelecimento_id, k.funcionario_id, x.cpf, x.nome
+	lastREPsSQL = `SELECT k.estabelecimento_id, k.funcionario_id, x.operacao = 'E', x.cpf, x.nome
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(empresa_id, estabelecimento_id, funcionario_id)
-		CROSS JOIN LATERAL (SELECT cpf, nome FROM empregados_rep r
+		CROSS JOIN LATERAL (SELECT operacao, cpf, nome FROM empregados_rep r
 			WHERE r.funcionario_id = k.funcionario_id AND r.empresa_id = k.empresa_id
 				AND r.estabelecimento_id = k.estabelecimento_id
 			ORDER BY r.nsr DESC LIMIT 1) x`
@@ -180,7 +180,7 @@ func readLock(br pgx.BatchResults, withKeys bool) (state, error) {
 	rows, _ = br.Query()
 	var k repKey
 	var r core.EmpregadoREP
-	if _, err := pgx.ForEachRow(rows, []any{&k.estabelecimentoID, &k.funcionarioID, &r.CPF, &r.Nome}, func() error {
+	if _, err := pgx.ForEachRow(rows, []any{&k.estabelecimentoID, &k.funcionarioID, &r.Excluido, &r.CPF, &r.Nome}, func() error {
 		r.Conhecido = true
 		st.reps[k] = r
 		return nil
