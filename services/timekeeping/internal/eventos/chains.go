@@ -18,16 +18,20 @@ import (
 var errPrincipal = domainerr.Conflict("estabelecimento_principal",
 	"o estabelecimento principal da empresa é outro, e o principal não muda")
 
+// isEstabelecimento reports whether e is an estabelecimento.* event.
+func isEstabelecimento(e internalapi.Evento) bool {
+	return e.Estabelecimento != nil &&
+		(e.Tipo == core.EventoEstabelecimentoIncluido || e.Tipo == core.EventoEstabelecimentoAlterado)
+}
+
 // chainsOf are the chains event e writes in, the one it writes first
 // first: the principal one for empresa.*; the establishment's own for
-// estabelecimento.* (which records the establishment, under now); the
-// employee's establishment's for funcionario.*, followed, for a move, by
-// the one he left.
-func chainsOf(ctx context.Context, tx pgx.Tx, e internalapi.Evento, now time.Time) ([]ledger.Chain, error) {
+// estabelecimento.* (keep checks it); the employee's establishment's for
+// funcionario.*, followed, for a move, by the one he left.
+func chainsOf(ctx context.Context, tx pgx.Tx, e internalapi.Evento) ([]ledger.Chain, error) {
 	switch {
-	case e.Estabelecimento != nil && (e.Tipo == core.EventoEstabelecimentoIncluido || e.Tipo == core.EventoEstabelecimentoAlterado):
-		c, err := keep(ctx, tx, e.EmpresaID, e.Estabelecimento, now)
-		return []ledger.Chain{c}, err
+	case isEstabelecimento(e):
+		return []ledger.Chain{ledger.ChainFor(e.EmpresaID, e.Estabelecimento.ID, e.Estabelecimento.Principal)}, nil
 	case e.Funcionario != nil:
 		c, err := ledger.ChainIn(ctx, tx, e.EmpresaID, e.Funcionario.EstabelecimentoID)
 		if err != nil || e.Tipo != core.EventoFuncionarioTransferido {
@@ -39,10 +43,10 @@ func chainsOf(ctx context.Context, tx pgx.Tx, e internalapi.Evento, now time.Tim
 	return []ledger.Chain{ledger.Principal(e.EmpresaID)}, nil
 }
 
-// keep records (or updates) establishment s of company empresaID and
-// returns its chain. Which establishment is the principal one never
-// changes: its chain is the company's first.
-func keep(ctx context.Context, tx pgx.Tx, empresaID int64, s *internalapi.Estabelecimento, now time.Time) (ledger.Chain, error) {
+// keep records (or updates) establishment s of company empresaID. Which
+// establishment is the principal one never changes: its chain is the
+// company's first.
+func keep(ctx context.Context, tx pgx.Tx, empresaID int64, s *internalapi.Estabelecimento, now time.Time) error {
 	var principal bool
 	err := tx.QueryRow(ctx, `INSERT INTO estabelecimentos (empresa_id, id, principal, tipo, numero, nome, ativo, atualizado_em)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -53,9 +57,9 @@ func keep(ctx context.Context, tx pgx.Tx, empresaID int64, s *internalapi.Estabe
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pgErr) && pgErr.Code == "23505":
-		return ledger.Chain{}, errPrincipal
+		return errPrincipal
 	case err != nil:
-		return ledger.Chain{}, fmt.Errorf("eventos: establishment: %w", err)
+		return fmt.Errorf("eventos: establishment: %w", err)
 	}
-	return ledger.ChainFor(empresaID, s.ID, principal), nil
+	return nil
 }

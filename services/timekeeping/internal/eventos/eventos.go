@@ -184,7 +184,7 @@ func (h *Handlers) receive(c *fiber.Ctx) error {
 func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time.Time, zone *time.Location) (bool, error) {
 	aplicado := false
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		chains, err := chainsOf(ctx, tx, e, now)
+		chains, err := chainsOf(ctx, tx, e)
 		if err != nil {
 			return err
 		}
@@ -204,6 +204,12 @@ func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time
 		}
 		if e.Sequencia != ultima+1 {
 			return errForaDeOrdem{esperada: ultima + 1}
+		}
+		// Only an event applied now changes the establishment.
+		if isEstabelecimento(e) {
+			if err := keep(ctx, tx, e.EmpresaID, e.Estabelecimento, now); err != nil {
+				return err
+			}
 		}
 		if err := write(ctx, tx, e, chains, now, core.Offset(now, zone)); err != nil {
 			return err
