@@ -70,8 +70,8 @@ func TestChainPerEstablishment(t *testing.T) {
 	want(t, post(evento("employee", empresaID, 1, core.EventoFuncionarioIncluido, emp(0, -1))), 200)
 	e.punch(w, local(2026, 3, 9, 9, 0)) // principal NSR 3
 
-	// The principal establishment, told by migration: the same chain, a
-	// new type 2 at NSR 4.
+	// The principal establishment, told by migration: the same chain, and
+	// no new type 2 (it repeats the company's identification).
 	e.clock.Set(local(2026, 3, 9, 10, 0))
 	want(t, post(evento("company-billing", empresaID, 2, core.EventoEstabelecimentoIncluido,
 		map[string]any{"estabelecimento": estab(500, true, "cnpj", matriz),
@@ -103,9 +103,17 @@ func TestChainPerEstablishment(t *testing.T) {
 		t.Fatal("a refused event wrote a type-2 record")
 	}
 
-	// The move to the branch: E at principal NSR 5, I at branch NSR 2.
+	// The move to the branch: E at principal NSR 4, I at branch NSR 2.
 	e.clock.Set(local(2026, 3, 9, 11, 0))
 	want(t, post(evento("employee", empresaID, 2, core.EventoFuncionarioTransferido, emp(502, 500))), 200)
+	// The branch moves: a type 2 at branch NSR 3; told again alike:
+	// nothing new.
+	mudou := empresa(filial, "")
+	mudou["local"] = "Rua Nova, 5"
+	for seq := int64(5); seq <= 6; seq++ {
+		want(t, post(evento("company-billing", empresaID, seq, core.EventoEstabelecimentoAlterado,
+			map[string]any{"estabelecimento": estab(502, false, "cnpj", filial), "empresa": mudou})), 200)
+	}
 
 	e.clock.Set(local(2026, 3, 20, 10, 0))
 	afd := func(q string) *core.Arquivo {
@@ -143,12 +151,13 @@ func TestChainPerEstablishment(t *testing.T) {
 	}
 	blank := strings.Repeat(" ", 14)
 	checkRecs(t, "principal", summary(principal), []rec{{1, "2 " + matriz + " " + blank},
-		{4, "2 " + matriz + " " + blank}, {2, "5 I"}, {5, "5 E"}, {3, "7"}})
+		{2, "5 I"}, {4, "5 E"}, {3, "7"}})
 	branch := afd("&estabelecimento=502")
 	if branch.Cabecalho.Empregador != filial {
 		t.Errorf("branch header employer %q, want %s", branch.Cabecalho.Empregador, filial)
 	}
-	checkRecs(t, "branch", summary(branch), []rec{{1, "2 " + filial + " " + blank}, {2, "5 I"}})
+	checkRecs(t, "branch", summary(branch), []rec{{1, "2 " + filial + " " + blank}, {2, "5 I"},
+		{3, "2 " + filial + " " + blank}})
 	site := afd("&estabelecimento=501")
 	if site.Cabecalho.Empregador != matriz || site.Cabecalho.CNOCAEPF != "00"+cno {
 		t.Errorf("site header %+v: want the company's CNPJ and CNO %s (a numeric field, zeros on the left)", site.Cabecalho, cno)

@@ -42,7 +42,8 @@ CREATE TABLE estabelecimentos (
     id            BIGINT      NOT NULL CHECK (id > 0),
     principal     BOOLEAN     NOT NULL,
     tipo          TEXT        NOT NULL CHECK (tipo IN ('cnpj', 'caepf', 'cno')),
-    numero        TEXT        NOT NULL CHECK (numero ~ '^[0-9]{11,14}$'),
+    -- CNPJ (14, letters allowed: the alphanumeric CNPJ), CAEPF (14), CNO (12).
+    numero        TEXT        NOT NULL CHECK (numero ~ '^[0-9A-Z]{12,14}$'),
     nome          TEXT        NOT NULL,
     ativo         BOOLEAN     NOT NULL,
     atualizado_em TIMESTAMPTZ NOT NULL,

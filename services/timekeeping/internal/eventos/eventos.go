@@ -229,7 +229,17 @@ func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time
 func write(ctx context.Context, tx pgx.Tx, e internalapi.Evento, chains []ledger.Chain, now time.Time, offset int) error {
 	if e.Empresa != nil {
 		_, err := ledger.AppendTx(ctx, tx, chains[0], func(core.Head) ([]ledger.Record, error) {
-			return []ledger.Record{empresaRecord(e.Empresa, now, offset)}, nil
+			r := empresaRecord(e.Empresa, now, offset)
+			if isEstabelecimento(e) {
+				// An establishment's event says something only when its
+				// chain's identification changes: the principal's inclusion
+				// repeats the company's own type 2.
+				last, ok, err := ledger.UltimaEmpresa(ctx, tx, chains[0])
+				if err != nil || (ok && sameEmpregador(last, r)) {
+					return nil, err
+				}
+			}
+			return []ledger.Record{r}, nil
 		})
 		return err
 	}
@@ -252,6 +262,13 @@ func empresaRecord(emp *internalapi.Empresa, now time.Time, offset int) ledger.E
 	}
 	return ledger.Empresa{Responsavel: responsavel, Empregador: core.Plain(emp.CNPJ), CNOCAEPF: core.Plain(emp.CNO),
 		RazaoSocial: emp.RazaoSocial, Local: emp.Local, GravadoEm: now, Fuso: offset}
+}
+
+// sameEmpregador reports whether two type-2 records identify the
+// employer alike.
+func sameEmpregador(a, b ledger.Empresa) bool {
+	return a.Responsavel == b.Responsavel && a.Empregador == b.Empregador && a.CNOCAEPF == b.CNOCAEPF &&
+		a.RazaoSocial == b.RazaoSocial && a.Local == b.Local
 }
 
 // employee appends to chain the type-5 record an employee event of type

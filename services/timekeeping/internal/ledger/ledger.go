@@ -261,6 +261,22 @@ func (r Evento) queue(b *pgx.Batch, c Chain, nsr int64) {
 		VALUES ($1, $2, $3, $4, $5, $6)`, c.EmpresaID, c.EstabelecimentoID, nsr, r.Codigo, r.GravadoEm, r.Fuso)
 }
 
+// UltimaEmpresa is the chain's last type-2 record (false when none), its
+// NSR, instant and offset left out. Call it in an entry.
+func UltimaEmpresa(ctx context.Context, tx pgx.Tx, chain Chain) (Empresa, bool, error) {
+	var r Empresa
+	err := tx.QueryRow(ctx, `SELECT responsavel, empregador, cno_caepf, razao_social, local FROM empresas_rep
+		WHERE empresa_id = $1 AND estabelecimento_id = $2 ORDER BY nsr DESC LIMIT 1`,
+		chain.EmpresaID, chain.EstabelecimentoID).Scan(&r.Responsavel, &r.Empregador, &r.CNOCAEPF, &r.RazaoSocial, &r.Local)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return r, false, nil
+	case err != nil:
+		return r, false, fmt.Errorf("ledger: last type 2: %w", err)
+	}
+	return r, true, nil
+}
+
 // UltimoEmpregado is the chain's last type-5 record of employee
 // funcionarioID (Conhecido false when none). Call it in an entry.
 func UltimoEmpregado(ctx context.Context, tx pgx.Tx, chain Chain, funcionarioID int64) (core.UltimoREP, error) {
