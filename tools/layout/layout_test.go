@@ -5,11 +5,13 @@
 package layout
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -216,4 +218,32 @@ func packageName(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return f.Name.Name
+}
+
+// chainHeads names the table of timekeeping's chain heads in SQL.
+var chainHeads = regexp.MustCompile(`\bcadeias\b`)
+
+// TestOnlyTheLedgerNamesTheChainHeads: the ledger
+// (services/timekeeping/internal/ledger) is the one writer of the REP's
+// chains, so no other code of timekeeping (tests aside) has a string that
+// names their heads' table (docs/architecture.md).
+func TestOnlyTheLedgerNamesTheChainHeads(t *testing.T) {
+	root := filepath.Join(servicesDir, "timekeeping")
+	for _, file := range goFiles(t, root) {
+		rel, _ := filepath.Rel(root, file)
+		rel = filepath.ToSlash(rel)
+		if strings.HasSuffix(rel, "_test.go") || strings.HasPrefix(rel, "internal/ledger/") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && chainHeads.MatchString(lit.Value) {
+				t.Errorf("services/timekeeping/%s names the chain heads (cadeias): only internal/ledger may", rel)
+			}
+			return true
+		})
+	}
 }

@@ -2,7 +2,7 @@
 // REP records: the NSR gapless over every record type (punches and AFD
 // type-5 records), each punch's hash recomputed from its stored fields
 // with its own rule version (core.VerifyMarcacao), and the chain head
-// (cadeias) on the last record. It is incremental: each company's audit
+// (the ledger's) on the last record. It is incremental: each company's audit
 // goes on from the last NSR it verified (auditorias_cadeia), so a run
 // reads only the records written since the previous one, whatever the
 // size of the table. A broken chain stays flagged, with its NSR, until
@@ -42,6 +42,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // lockKey is the advisory lock that lets one replica audit at a time.
@@ -146,21 +147,22 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, lockKey) }()
 	// The companies never audited, those whose chain moved, and those
 	// whose review is due (a company's first audit counts as its review).
-	rows, _ := conn.Query(ctx, `SELECT empresa_id, COALESCE(revisao_devida, false) FROM (
-			SELECT c.empresa_id, a.empresa_id IS NULL AS nova,
+	rows, _ := conn.Query(ctx, `SELECT empresa_id, estabelecimento_id, COALESCE(revisao_devida, false) FROM (
+			SELECT c.empresa_id, c.estabelecimento_id, a.empresa_id IS NULL AS nova,
 				a.nsr_quebra IS NULL AND a.ultimo_nsr < c.ultimo_nsr AS moveu,
 				a.nsr_quebra IS NULL AND $1 AND (a.revisao_nsr IS NOT NULL OR a.revisada_em IS NULL
 					OR a.revisada_em <= $2) AS revisao_devida
-			FROM cadeias c LEFT JOIN auditorias_cadeia a ON a.empresa_id = c.empresa_id) s
+			FROM (`+ledger.HeadsSQL+`) c LEFT JOIN auditorias_cadeia a
+				ON a.empresa_id = c.empresa_id AND a.estabelecimento_id = c.estabelecimento_id) s
 		WHERE nova OR moveu OR revisao_devida
-		ORDER BY empresa_id`, a.review > 0, a.clock.Now().Add(-a.review))
+		ORDER BY empresa_id, estabelecimento_id`, a.review > 0, a.clock.Now().Add(-a.review))
 	type due struct {
-		id     int64
+		id     ledger.Chain
 		review bool
 	}
 	companies, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (due, error) {
 		var d due
-		return d, row.Scan(&d.id, &d.review)
+		return d, row.Scan(&d.id.EmpresaID, &d.id.EstabelecimentoID, &d.review)
 	})
 	if err != nil {
 		a.runs.WithLabelValues("error").Inc()
@@ -192,16 +194,16 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 // NSR order: punches with what their hash covers, and the records of
 // types 2, 5 and 6.
 const records = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
-		FROM registros_ponto WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+		FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	UNION ALL
 	SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0
-		FROM empregados_rep WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+		FROM empregados_rep WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	UNION ALL
 	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0
-		FROM empresas_rep WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+		FROM empresas_rep WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	UNION ALL
 	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0
-		FROM eventos_rep WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3
+		FROM eventos_rep WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	ORDER BY 1`
 
 // errBroken is a chain that does not verify.
@@ -211,30 +213,30 @@ var errBroken = errors.New("chainaudit: broken chain")
 // audit, one slice per transaction, and returns how many it verified. A
 // break is recorded (and logged), not returned: only a failure to read is
 // an error.
-func (a *Auditor) Company(ctx context.Context, empresaID int64) (int64, error) {
-	return a.slices(ctx, empresaID, a.auditSlice)
+func (a *Auditor) Company(ctx context.Context, c ledger.Chain) (int64, error) {
+	return a.slices(ctx, c, a.auditSlice)
 }
 
 // Review verifies company empresaID's records again from NSR 1 up to its
 // checkpoint when Limits.Review has passed since the last review (or one
 // is under way), one slice per transaction, and returns how many it
 // verified. As in Company, a break is recorded, not returned.
-func (a *Auditor) Review(ctx context.Context, empresaID int64) (int64, error) {
-	return a.slices(ctx, empresaID, a.reviewSlice)
+func (a *Auditor) Review(ctx context.Context, c ledger.Chain) (int64, error) {
+	return a.slices(ctx, c, a.reviewSlice)
 }
 
 // slices runs slice until it is done, at the audit's pace, each slice in
 // a read-only transaction of its own: its snapshot is what it verifies, and
 // it holds that snapshot (and vacuum's horizon) no longer than one slice.
-func (a *Auditor) slices(ctx context.Context, empresaID int64,
-	slice func(context.Context, pgx.Tx, int64) (int64, bool, error)) (int64, error) {
+func (a *Auditor) slices(ctx context.Context, c ledger.Chain,
+	slice func(context.Context, pgx.Tx, ledger.Chain) (int64, bool, error)) (int64, error) {
 	var verified int64
 	for {
 		var n int64
 		var done bool
 		err := pgx.BeginTxFunc(ctx, a.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
 			func(tx pgx.Tx) (err error) {
-				n, done, err = slice(ctx, tx, empresaID)
+				n, done, err = slice(ctx, tx, c)
 				return err
 			})
 		if err != nil {
@@ -248,7 +250,7 @@ func (a *Auditor) slices(ctx context.Context, empresaID int64,
 			err = a.pace.WaitN(ctx, int(n))
 		}
 		if err != nil {
-			return verified, fmt.Errorf("chainaudit: company %d: %w", empresaID, err)
+			return verified, fmt.Errorf("chainaudit: chain %v: %w", c, err)
 		}
 		if done {
 			return verified, nil
@@ -260,34 +262,33 @@ func (a *Auditor) slices(ctx context.Context, empresaID int64,
 // records after its last audit, saves how far it got, and says whether
 // the audit of the company is done: the chain head reached, or a break
 // found.
-func (a *Auditor) auditSlice(ctx context.Context, tx pgx.Tx, empresaID int64) (verified int64, done bool, err error) {
-	start, err := ReadCheckpoint(ctx, tx, empresaID)
+func (a *Auditor) auditSlice(ctx context.Context, tx pgx.Tx, c ledger.Chain) (verified int64, done bool, err error) {
+	start, err := ReadChainCheckpoint(ctx, tx, c)
 	if err != nil {
 		return 0, false, err
 	}
-	var head int64
-	var headHash *string
-	if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
-		empresaID).Scan(&head, &headHash); err != nil {
+	heads, err := ledger.Heads(ctx, tx, c)
+	if err != nil {
 		return 0, false, err
 	}
-	end := chainEnd{nsr: head, hash: deref(headHash), head: true}
-	if head-start.NSR > a.slice {
+	head := heads[c]
+	end := chainEnd{nsr: head.NSR, hash: head.Hash, head: true}
+	if head.NSR-start.NSR > a.slice {
 		end = chainEnd{nsr: start.NSR + a.slice}
 	}
-	last, hash, n, brk := verify(ctx, tx, empresaID, start.NSR, start.Hash, end)
+	last, hash, n, brk := verify(ctx, tx, c, start.NSR, start.Hash, end)
 	if brk != nil && !errors.Is(brk, errBroken) {
 		return 0, false, brk
 	}
-	return n, end.head || brk != nil, a.save(ctx, empresaID, last, hash, brk)
+	return n, end.head || brk != nil, a.save(ctx, c, last, hash, brk)
 }
 
 // reviewSlice verifies, in tx, the next slice of the review of company
 // empresaID's records, saves how far it got, and says whether the review
 // is done: the checkpoint reached (where the recomputed chain must meet
 // the checkpoint's hash), a break found, or no review due.
-func (a *Auditor) reviewSlice(ctx context.Context, tx pgx.Tx, empresaID int64) (verified int64, done bool, err error) {
-	cp, err := ReadCheckpoint(ctx, tx, empresaID)
+func (a *Auditor) reviewSlice(ctx context.Context, tx pgx.Tx, c ledger.Chain) (verified int64, done bool, err error) {
+	cp, err := ReadChainCheckpoint(ctx, tx, c)
 	if err != nil {
 		return 0, false, err
 	}
@@ -297,7 +298,7 @@ func (a *Auditor) reviewSlice(ctx context.Context, tx pgx.Tx, empresaID int64) (
 		return 0, true, nil
 	}
 	end := chainEnd{nsr: min(cp.NSR, r.nsr+a.slice)}
-	last, hash, n, brk := verify(ctx, tx, empresaID, r.nsr, r.hash, end)
+	last, hash, n, brk := verify(ctx, tx, c, r.nsr, r.hash, end)
 	done = last == cp.NSR || brk != nil
 	if brk == nil && last == cp.NSR && hash != cp.Hash {
 		brk = fmt.Errorf("%w: the review's chain at NSR %d does not meet the checkpoint's hash", errBroken, last)
@@ -305,30 +306,31 @@ func (a *Auditor) reviewSlice(ctx context.Context, tx pgx.Tx, empresaID int64) (
 	if brk != nil && !errors.Is(brk, errBroken) {
 		return 0, false, brk
 	}
-	return n, done, a.saveReview(ctx, empresaID, last, hash, done, brk)
+	return n, done, a.saveReview(ctx, c, last, hash, done, brk)
 }
 
 // saveReview records how far the review got: the NSR and hash to go on
 // from, or, when done, when it ended; a break as save records one.
-func (a *Auditor) saveReview(ctx context.Context, empresaID, last int64, hash string, done bool, brk error) error {
+func (a *Auditor) saveReview(ctx context.Context, c ledger.Chain, last int64, hash string, done bool, brk error) error {
 	if brk != nil {
 		at := last + 1
-		a.log.Error("chain audit: broken chain found by the review", "empresaId", empresaID, "nsr", at, "err", brk)
+		a.log.Error("chain audit: broken chain found by the review", "empresaId", c.EmpresaID, "estabelecimento", c.EstabelecimentoID, "nsr", at, "err", brk)
 		_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET nsr_quebra = $2, erro = $3, revisao_nsr = NULL,
-			revisao_hash = NULL WHERE empresa_id = $1`, empresaID, at, brk.Error())
+			revisao_hash = NULL WHERE empresa_id = $1 AND estabelecimento_id = $4`, c.EmpresaID, at, brk.Error(),
+			c.EstabelecimentoID)
 		return err
 	}
 	if done {
 		_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET revisao_nsr = NULL, revisao_hash = NULL, revisada_em = $2
-			WHERE empresa_id = $1`, empresaID, a.clock.Now())
+			WHERE empresa_id = $1 AND estabelecimento_id = $3`, c.EmpresaID, a.clock.Now(), c.EstabelecimentoID)
 		return err
 	}
 	var h *string
 	if hash != "" {
 		h = &hash
 	}
-	_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET revisao_nsr = $2, revisao_hash = $3 WHERE empresa_id = $1`,
-		empresaID, last, h)
+	_, err := a.db.Exec(ctx, `UPDATE auditorias_cadeia SET revisao_nsr = $2, revisao_hash = $3
+		WHERE empresa_id = $1 AND estabelecimento_id = $4`, c.EmpresaID, last, h, c.EstabelecimentoID)
 	return err
 }
 
@@ -344,8 +346,8 @@ type chainEnd struct {
 // prev) up to end, and returns the last NSR and punch hash verified, how
 // many records it verified, and errBroken (wrapped, with the NSR) at the
 // first break.
-func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, end chainEnd) (int64, string, int64, error) {
-	rows, err := tx.Query(ctx, records, empresaID, from, end.nsr)
+func verify(ctx context.Context, tx pgx.Tx, c ledger.Chain, from int64, prev string, end chainEnd) (int64, string, int64, error) {
+	rows, err := tx.Query(ctx, records, c.EmpresaID, from, end.nsr, c.EstabelecimentoID)
 	if err != nil {
 		return from, prev, 0, err
 	}
@@ -393,13 +395,13 @@ func verify(ctx context.Context, tx pgx.Tx, empresaID, from int64, prev string, 
 }
 
 // save records how far the audit got, and the break if there was one.
-func (a *Auditor) save(ctx context.Context, empresaID, last int64, hash string, brk error) error {
+func (a *Auditor) save(ctx context.Context, c ledger.Chain, last int64, hash string, brk error) error {
 	var quebra *int64
 	var msg *string
 	if brk != nil {
 		at := last + 1
 		quebra, msg = &at, new(brk.Error())
-		a.log.Error("chain audit: broken chain", "empresaId", empresaID, "nsr", at, "err", brk)
+		a.log.Error("chain audit: broken chain", "empresaId", c.EmpresaID, "estabelecimento", c.EstabelecimentoID, "nsr", at, "err", brk)
 	}
 	var h *string
 	if hash != "" {
@@ -408,10 +410,11 @@ func (a *Auditor) save(ctx context.Context, empresaID, last int64, hash string, 
 	// The transaction is read-only: the verdict is written apart.
 	// A company's first audit reads its chain from NSR 1: it counts as a
 	// review (revisada_em), set on the row's creation only.
-	_, err := a.db.Exec(ctx, `INSERT INTO auditorias_cadeia (empresa_id, ultimo_nsr, ultimo_hash, verificado_em, nsr_quebra, erro, revisada_em)
-		VALUES ($1, $2, $3, $4, $5, $6, $4)
-		ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = $2, ultimo_hash = $3, verificado_em = $4,
-			nsr_quebra = $5, erro = $6`, empresaID, last, h, a.clock.Now(), quebra, msg)
+	_, err := a.db.Exec(ctx, `INSERT INTO auditorias_cadeia (empresa_id, estabelecimento_id, ultimo_nsr, ultimo_hash,
+			verificado_em, nsr_quebra, erro, revisada_em)
+		VALUES ($1, $7, $2, $3, $4, $5, $6, $4)
+		ON CONFLICT (empresa_id, estabelecimento_id) DO UPDATE SET ultimo_nsr = $2, ultimo_hash = $3, verificado_em = $4,
+			nsr_quebra = $5, erro = $6`, c.EmpresaID, last, h, a.clock.Now(), quebra, msg, c.EstabelecimentoID)
 	return err
 }
 
@@ -456,32 +459,38 @@ type reviewState struct {
 	endedAt  *time.Time
 }
 
-// ReadCheckpoint returns company empresaID's checkpoint, read through q
-// (the pool, or the audit's own transaction); never audited: the zero
-// Checkpoint.
+// ReadCheckpoint returns company empresaID's principal establishment's
+// checkpoint.
 func ReadCheckpoint(ctx context.Context, q database.RowQuerier, empresaID int64) (Checkpoint, error) {
-	var c Checkpoint
+	return ReadChainCheckpoint(ctx, q, ledger.Principal(empresaID))
+}
+
+// ReadChainCheckpoint returns chain c's checkpoint, read through q (the
+// pool, or the audit's own transaction); never audited: the zero
+// Checkpoint.
+func ReadChainCheckpoint(ctx context.Context, q database.RowQuerier, c ledger.Chain) (Checkpoint, error) {
+	var cp Checkpoint
 	var hash, reviewHash *string
 	var quebra, reviewNSR *int64
 	var at time.Time
 	err := q.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text, nsr_quebra, verificado_em,
 			revisao_nsr, revisao_hash::text, revisada_em
-		FROM auditorias_cadeia WHERE empresa_id = $1`, empresaID).
-		Scan(&c.NSR, &hash, &quebra, &at, &reviewNSR, &reviewHash, &c.review.endedAt)
+		FROM auditorias_cadeia WHERE empresa_id = $1 AND estabelecimento_id = $2`, c.EmpresaID, c.EstabelecimentoID).
+		Scan(&cp.NSR, &hash, &quebra, &at, &reviewNSR, &reviewHash, &cp.review.endedAt)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return Checkpoint{}, nil
 	case err != nil:
-		return c, fmt.Errorf("chainaudit: checkpoint: %w", err)
+		return cp, fmt.Errorf("chainaudit: checkpoint: %w", err)
 	}
-	c.Hash, c.VerificadoEm = deref(hash), &at
+	cp.Hash, cp.VerificadoEm = deref(hash), &at
 	if quebra != nil {
-		c.Quebra = *quebra
+		cp.Quebra = *quebra
 	}
 	if reviewNSR != nil {
-		c.review.underWay, c.review.nsr, c.review.hash = true, *reviewNSR, deref(reviewHash)
+		cp.review.underWay, cp.review.nsr, cp.review.hash = true, *reviewNSR, deref(reviewHash)
 	}
-	return c, nil
+	return cp, nil
 }
 
 func deref(s *string) string {

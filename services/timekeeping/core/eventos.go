@@ -15,11 +15,22 @@ const (
 	ResponsavelNaoIdentificado = ResponsavelSistema
 )
 
+// The events of establishments (Anexo IX item 6: one NSR sequence each).
+const (
+	// EventoFuncionarioTransferido moves an employee between
+	// establishments: type 5 E in the old one's chain, I in the new one's.
+	EventoFuncionarioTransferido = "funcionario.transferido"
+	// An establishment created or changed: type 2 in its own chain.
+	EventoEstabelecimentoIncluido = "estabelecimento.incluido"
+	EventoEstabelecimentoAlterado = "estabelecimento.alterado"
+)
+
 // EventoConhecido reports whether tipo is one of the events above.
 func EventoConhecido(tipo string) bool {
 	switch tipo {
 	case EventoEmpresaIncluida, EventoEmpresaAlterada, EventoFuncionarioIncluido, EventoFuncionarioAlterado,
-		EventoFuncionarioExcluido:
+		EventoFuncionarioExcluido, EventoFuncionarioTransferido, EventoEstabelecimentoIncluido,
+		EventoEstabelecimentoAlterado:
 		return true
 	}
 	return false

@@ -49,19 +49,32 @@ func (h *Handlers) Public(r fiber.Router) {
 	r.Get("/registropontos/afd", request.Empresa, h.files.Handler("o AFD", maxDays, h.export))
 }
 
-// export is GET /registropontos/afd?inicio=&fim=&formato= (default: this
-// month, txt): 200 with the AFD, ISO-8859-1 text with CR LF line ends, as
-// an attachment named as the layout says; with formato=zip an
-// application/zip holding that file and its CAdES signature
-// <name>.p7s (409 sem_certificado when no certificate is configured).
+// export is GET /registropontos/afd?estabelecimento=&inicio=&fim=&formato=
+// (default: the principal establishment, this month, txt): 200 with the
+// establishment's AFD, ISO-8859-1 text with CR LF line ends, as an
+// attachment named as the layout says; with formato=zip an
+// application/zip holding that file and its CAdES signature <name>.p7s
+// (409 sem_certificado when no certificate is configured). Each
+// establishment has its own chain and its own file (Anexo IX item 6); an
+// establishment unknown to the caller's company is a 404.
 func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name string, file []byte, err error) {
-	emp := x.Empresa
-	w, err := core.NewWriter(core.Cabecalho{Empregador: emp.CNPJ, RazaoSocial: emp.RazaoSocial, REP: h.rep,
-		Inicio: x.Inicio, Fim: x.Fim, Geracao: now, OffsetMinutes: core.Offset(now, emp.Zone)})
+	id, err := estabelecimentoParam(c.Query("estabelecimento"))
 	if err != nil {
 		return "", nil, err
 	}
-	err = h.store.Write(c.UserContext(), w, x.EmpresaID, x.Inicio, x.Fim, emp.Zone, maxRecords)
+	est, err := h.store.Estabelecimento(c.UserContext(), x.EmpresaID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	emp := x.Empresa
+	cab := cabecalho(emp.CNPJ, est)
+	cab.RazaoSocial, cab.REP, cab.Inicio, cab.Fim = emp.RazaoSocial, h.rep, x.Inicio, x.Fim
+	cab.Geracao, cab.OffsetMinutes = now, core.Offset(now, emp.Zone)
+	w, err := core.NewWriter(cab)
+	if err != nil {
+		return "", nil, err
+	}
+	err = h.store.Write(c.UserContext(), w, est.chain, x.Inicio, x.Fim, emp.Zone, maxRecords)
 	if errors.Is(err, errTooMany) {
 		return "", nil, domainerr.InvalidField("fim", "o período tem mais de "+strconv.Itoa(maxRecords)+
 			" registros: divida-o em arquivos menores")
@@ -70,5 +83,34 @@ func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name s
 		return "", nil, err
 	}
 	file, err = w.Close()
-	return core.NomeArquivo(h.rep, emp.CNPJ), file, err
+	// Anexo V item 19.3: "AFD" + INPI number + the employer's CNPJ/CPF as
+	// the header carries it + "REP_P".
+	return core.NomeArquivo(h.rep, cab.Empregador), file, err
+}
+
+// estabelecimentoParam reads the estabelecimento parameter: absent, the
+// principal establishment (0).
+func estabelecimentoParam(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, domainerr.InvalidField("estabelecimento", "identificador de estabelecimento: inteiro positivo")
+	}
+	return id, nil
+}
+
+// cabecalho is the header's identification of establishment est of the
+// company whose CNPJ/CPF is empregador (Anexo V, type 1, fields 4 to 6):
+// an establishment with a CNPJ of its own is the employer by that CNPJ; a
+// CAEPF or CNO one keeps the company's and fills the CNO/CAEPF field.
+func cabecalho(empregador string, est estabelecimento) core.Cabecalho {
+	switch est.tipo {
+	case "cnpj":
+		return core.Cabecalho{Empregador: est.numero}
+	case "caepf", "cno":
+		return core.Cabecalho{Empregador: empregador, CNOCAEPF: est.numero}
+	}
+	return core.Cabecalho{Empregador: empregador}
 }

@@ -2,13 +2,17 @@ package afdexport
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // Store reads what an AFD holds.
@@ -17,38 +21,38 @@ type Store struct{ db *pgxpool.Pool }
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 
-// registros are a company's REP records recorded in a period, in NSR
+// registros are a chain's REP records recorded in a period, in NSR
 // order: punches (type 7), employee records (type 5), the employer's
 // identification (type 2) and sensitive events (type 6). All kinds take
 // their NSR from the one sequence, under one lock, stamped in NSR order, so
 // selecting by the recording instant keeps the file's NSRs contiguous.
-// $1 company, $2..$3 the period's first and last instants (from the start
+// $1 company and $5 establishment (the chain), $2..$3 the period's first and last instants (from the start
 // of its first date to the start of the day after its last, in the
 // company's zone), $4 limit. Columns: type, NSR, instant, offset, and
 // a..e, whose meaning depends on the type (see Write).
 const registros = `SELECT '7' AS tipo, nsr, horario_registro, fuso_minutos, cpf AS a, coletor AS b, hash::text AS c,
 		'' AS d, '' AS e
-	FROM registros_ponto WHERE empresa_id = $1 AND horario_registro >= $2 AND horario_registro < $3
+	FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $5 AND horario_registro >= $2 AND horario_registro < $3
 UNION ALL
 SELECT '5', nsr, gravado_em, fuso_minutos, cpf, operacao, responsavel, nome, ''
-	FROM empregados_rep WHERE empresa_id = $1 AND gravado_em >= $2 AND gravado_em < $3
+	FROM empregados_rep WHERE empresa_id = $1 AND estabelecimento_id = $5 AND gravado_em >= $2 AND gravado_em < $3
 UNION ALL
 SELECT '2', nsr, gravado_em, fuso_minutos, responsavel, empregador, cno_caepf, razao_social, local
-	FROM empresas_rep WHERE empresa_id = $1 AND gravado_em >= $2 AND gravado_em < $3
+	FROM empresas_rep WHERE empresa_id = $1 AND estabelecimento_id = $5 AND gravado_em >= $2 AND gravado_em < $3
 UNION ALL
 SELECT '6', nsr, gravado_em, fuso_minutos, codigo, '', '', '', ''
-	FROM eventos_rep WHERE empresa_id = $1 AND gravado_em >= $2 AND gravado_em < $3
+	FROM eventos_rep WHERE empresa_id = $1 AND estabelecimento_id = $5 AND gravado_em >= $2 AND gravado_em < $3
 ORDER BY nsr LIMIT $4`
 
 // errTooMany means the period holds more records than one file may.
 var errTooMany = fmt.Errorf("afdexport: too many records")
 
-// Write appends company empresaID's records of the dates [inicio, fim] in
-// zone to w, at most max of them (errTooMany beyond).
-func (s *Store) Write(ctx context.Context, w *core.Writer, empresaID int64, inicio, fim time.Time, zone *time.Location,
+// Write appends chain's records of the dates [inicio, fim] in zone to w,
+// at most max of them (errTooMany beyond).
+func (s *Store) Write(ctx context.Context, w *core.Writer, chain ledger.Chain, inicio, fim time.Time, zone *time.Location,
 	max int) error {
-	rows, err := s.db.Query(ctx, registros, empresaID, clock.StartOfDay(inicio, zone),
-		clock.StartOfDay(fim.AddDate(0, 0, 1), zone), max+1)
+	rows, err := s.db.Query(ctx, registros, chain.EmpresaID, clock.StartOfDay(inicio, zone),
+		clock.StartOfDay(fim.AddDate(0, 0, 1), zone), max+1, chain.EstabelecimentoID)
 	if err != nil {
 		return fmt.Errorf("afdexport: query: %w", err)
 	}
@@ -85,4 +89,33 @@ func (s *Store) Write(ctx context.Context, w *core.Writer, empresaID int64, inic
 		return fmt.Errorf("afdexport: rows: %w", err)
 	}
 	return nil
+}
+
+// errEstabelecimento: no establishment of the caller's company by that id.
+var errEstabelecimento = domainerr.NotFound("estabelecimento não encontrado")
+
+// estabelecimento is an establishment as its AFD's header names it.
+type estabelecimento struct {
+	chain        ledger.Chain
+	tipo, numero string
+}
+
+// Estabelecimento finds company empresaID's establishment id (0: the
+// principal one, whatever timekeeping knows of it), or errEstabelecimento.
+func (s *Store) Estabelecimento(ctx context.Context, empresaID, id int64) (estabelecimento, error) {
+	if id == 0 {
+		return estabelecimento{chain: ledger.Principal(empresaID)}, nil
+	}
+	var e estabelecimento
+	var principal bool
+	err := s.db.QueryRow(ctx, `SELECT principal, tipo, numero FROM estabelecimentos WHERE empresa_id = $1 AND id = $2`,
+		empresaID, id).Scan(&principal, &e.tipo, &e.numero)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return e, errEstabelecimento
+	case err != nil:
+		return e, fmt.Errorf("afdexport: establishment: %w", err)
+	}
+	e.chain = ledger.ChainFor(empresaID, id, principal)
+	return e, nil
 }

@@ -32,7 +32,10 @@ func PDF(m Marcacao, nome string, emp companybillingapi.Empresa, rep core.REP, x
 	p := documento.New(Titulo, m.Horario, false)
 	p.Section("Empregador")
 	p.Field("Razão social", emp.RazaoSocial)
-	p.Field("CNPJ", emp.CNPJ)
+	p.Field("CNPJ", cnpjOf(emp.CNPJ, m.Estabelecimento))
+	if est := m.Estabelecimento; est.Nome != "" {
+		p.Field("Estabelecimento", estabelecimento(est))
+	}
 	p.Field("Local de prestação do serviço", localTrabalho(m))
 	p.Section("REP-P")
 	p.Field("Número de registro no INPI", inpi(rep))
@@ -93,3 +96,26 @@ func inpi(rep core.REP) string {
 
 // FileName is the receipt's download name.
 func FileName(m Marcacao) string { return fmt.Sprintf("comprovante-%09d.pdf", m.NSR) }
+
+// cnpjOf is the employer's CNPJ as it applies to the punch's
+// establishment: its own when it has one, else the company's (a CAEPF or
+// CNO establishment).
+func cnpjOf(empresa string, est Estabelecimento) string {
+	if est.Tipo == "cnpj" && len(est.Numero) == 14 {
+		d := est.Numero
+		return d[0:2] + "." + d[2:5] + "." + d[5:8] + "/" + d[8:12] + "-" + d[12:14]
+	}
+	return empresa
+}
+
+// estabelecimento names the punch's establishment, with its CAEPF or CNO
+// when it is identified by one.
+func estabelecimento(est Estabelecimento) string {
+	switch est.Tipo {
+	case "caepf":
+		return est.Nome + " (CAEPF " + est.Numero + ")"
+	case "cno":
+		return est.Nome + " (CNO " + est.Numero + ")"
+	}
+	return est.Nome
+}

@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // Recorder writes an outage's two records for companies.
@@ -126,25 +127,40 @@ func (s *Store) Record(ctx context.Context, empresas []int64, inicio, fim time.T
 }
 
 func record(ctx context.Context, tx pgx.Tx, empresaID int64, inicio, fim time.Time, loc *time.Location) error {
-	var head int64
-	if err := tx.QueryRow(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1)
-		ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = cadeias.ultimo_nsr RETURNING ultimo_nsr`,
-		empresaID).Scan(&head); err != nil {
+	// The REP was down for every establishment of the company: each chain
+	// that has records gets the pair (a company without any, its
+	// principal chain).
+	chains, err := ledger.Chains(ctx, tx, empresaID)
+	if err != nil {
 		return err
 	}
+	if len(chains) == 0 {
+		chains = []ledger.Chain{ledger.Principal(empresaID)}
+	}
+	if _, err := ledger.Lock(ctx, tx, chains...); err != nil {
+		return err
+	}
+	for _, c := range chains {
+		if _, err := ledger.AppendTx(ctx, tx, c, func(core.Head) ([]ledger.Record, error) {
+			return outage(ctx, tx, c, inicio, fim, loc)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outage is chain c's 08 at inicio and 07 at fim, unless a 07 at or after
+// inicio is already there (another replica recorded it).
+func outage(ctx context.Context, tx pgx.Tx, c ledger.Chain, inicio, fim time.Time, loc *time.Location) ([]ledger.Record, error) {
 	var recorded bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM eventos_rep
-		WHERE empresa_id = $1 AND codigo = $2 AND gravado_em >= $3)`, empresaID, core.EventoDisponibilidade, inicio).
-		Scan(&recorded); err != nil || recorded {
-		return err
+		WHERE empresa_id = $1 AND estabelecimento_id = $2 AND codigo = $3 AND gravado_em >= $4)`,
+		c.EmpresaID, c.EstabelecimentoID, core.EventoDisponibilidade, inicio).Scan(&recorded); err != nil || recorded {
+		return nil, err
 	}
-	down, up := core.NextNSR(head), core.NextNSR(core.NextNSR(head))
-	if _, err := tx.Exec(ctx, `INSERT INTO eventos_rep (empresa_id, nsr, codigo, gravado_em, fuso_minutos)
-		VALUES ($1, $2, $3, $4, $5), ($1, $6, $7, $8, $9)`,
-		empresaID, down, core.EventoIndisponibilidade, inicio, core.Offset(inicio, loc),
-		up, core.EventoDisponibilidade, fim, core.Offset(fim, loc)); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, `UPDATE cadeias SET ultimo_nsr = $2 WHERE empresa_id = $1`, empresaID, up)
-	return err
+	return []ledger.Record{
+		ledger.Evento{Codigo: core.EventoIndisponibilidade, GravadoEm: inicio, Fuso: core.Offset(inicio, loc)},
+		ledger.Evento{Codigo: core.EventoDisponibilidade, GravadoEm: fim, Fuso: core.Offset(fim, loc)},
+	}, nil
 }

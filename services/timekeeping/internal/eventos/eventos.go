@@ -27,6 +27,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 	"github.com/ponto/ponto/services/timekeeping/internalapi"
 )
@@ -52,27 +53,66 @@ func check(e internalapi.Evento) error {
 	v.Check(core.EventoConhecido(e.Tipo), "tipo", "tipo de evento desconhecido")
 	switch e.Tipo {
 	case core.EventoEmpresaIncluida, core.EventoEmpresaAlterada:
-		ok := e.Empresa != nil
-		v.Check(ok && e.Origem == "company-billing", "empresa", "obrigatório nos eventos de empresa (de company-billing)")
-		if ok {
-			id := core.Plain(e.Empresa.CNPJ)
-			v.Check(len(id) == 14 || (len(id) == 11 && brdocs.ValidCPF(id)), "empresa.cnpj", "CNPJ ou CPF do empregador")
-			v.Check(texto(e.Empresa.RazaoSocial, true), "empresa.razaoSocial", "de 1 a 300 caracteres")
-			v.Check(texto(e.Empresa.Local, false) && texto(e.Empresa.CNO, false), "empresa.local", "até 300 caracteres")
-			if r := e.Empresa.Responsavel; r != nil {
-				v.Check(brdocs.ValidCPF(r.CPF), "empresa.responsavel.cpf", "CPF inválido")
-			}
-		}
-	case core.EventoFuncionarioIncluido, core.EventoFuncionarioAlterado, core.EventoFuncionarioExcluido:
+		checkEmpresa(v, e)
+	case core.EventoEstabelecimentoIncluido, core.EventoEstabelecimentoAlterado:
+		checkEstabelecimento(v, e)
+	case core.EventoFuncionarioIncluido, core.EventoFuncionarioAlterado, core.EventoFuncionarioExcluido,
+		core.EventoFuncionarioTransferido:
 		ok := e.Funcionario != nil
 		v.Check(ok && e.Origem == "employee", "funcionario", "obrigatório nos eventos de funcionário (de employee)")
 		if ok {
 			v.Check(e.Funcionario.ID > 0, "funcionario.id", "inteiro positivo")
 			v.Check(brdocs.ValidCPF(e.Funcionario.CPF), "funcionario.cpf", "CPF inválido")
 			v.Check(texto(e.Funcionario.Nome, true), "funcionario.nome", "de 1 a 300 caracteres")
+			v.Check(e.Funcionario.EstabelecimentoID >= 0, "funcionario.estabelecimentoId", "inteiro não negativo")
+			anterior := e.Funcionario.EstabelecimentoAnteriorID
+			transfer := e.Tipo == core.EventoFuncionarioTransferido
+			v.Check(!transfer || (anterior != nil && *anterior >= 0), "funcionario.estabelecimentoAnteriorId",
+				"obrigatório na transferência: inteiro não negativo")
 		}
 	}
 	return v.Err()
+}
+
+// checkEmpresa validates the type-2 data of an empresa.* or
+// estabelecimento.* event.
+func checkEmpresa(v validate.Errors, e internalapi.Evento) {
+	ok := e.Empresa != nil
+	v.Check(ok && e.Origem == "company-billing", "empresa", "obrigatório nos eventos de empresa (de company-billing)")
+	if !ok {
+		return
+	}
+	id := core.Plain(e.Empresa.CNPJ)
+	v.Check(len(id) == 14 || (len(id) == 11 && brdocs.ValidCPF(id)), "empresa.cnpj", "CNPJ ou CPF do empregador")
+	v.Check(texto(e.Empresa.RazaoSocial, true), "empresa.razaoSocial", "de 1 a 300 caracteres")
+	v.Check(texto(e.Empresa.Local, false) && texto(e.Empresa.CNO, false), "empresa.local", "até 300 caracteres")
+	if r := e.Empresa.Responsavel; r != nil {
+		v.Check(brdocs.ValidCPF(r.CPF), "empresa.responsavel.cpf", "CPF inválido")
+	}
+}
+
+// numeroLen is the digits of each establishment identifier type: CNPJ 14,
+// CAEPF 14, CNO 12.
+var numeroLen = map[string]int{tipoCNPJ: 14, "caepf": 14, "cno": 12}
+
+// tipoCNPJ is the establishment identifier type whose check digits are verified here.
+const tipoCNPJ = "cnpj"
+
+// checkEstabelecimento validates an estabelecimento.* event: the
+// establishment and the type-2 data as it applies to it.
+func checkEstabelecimento(v validate.Errors, e internalapi.Evento) {
+	checkEmpresa(v, e)
+	s := e.Estabelecimento
+	v.Check(s != nil, "estabelecimento", "obrigatório nos eventos de estabelecimento")
+	if s == nil {
+		return
+	}
+	v.Check(s.ID > 0, "estabelecimento.id", "inteiro positivo")
+	n, ok := numeroLen[s.Tipo]
+	v.Check(ok, "estabelecimento.tipo", "cnpj, caepf ou cno")
+	v.Check(len(s.Numero) == n && core.Plain(s.Numero) == s.Numero && (s.Tipo != tipoCNPJ || cnpjValido(s.Numero)),
+		"estabelecimento.numero", "dígitos do CNPJ, CAEPF ou CNO")
+	v.Check(texto(s.Nome, true), "estabelecimento.nome", "de 1 a 300 caracteres")
 }
 
 func texto(s string, required bool) bool {
@@ -138,17 +178,19 @@ func (h *Handlers) receive(c *fiber.Ctx) error {
 	return c.JSON(internalapi.Resultado{Aplicado: &aplicado})
 }
 
-// Apply records event e at instant now (in zone's offset) under the
-// company's chain lock, and reports whether it was applied now (false: a
-// duplicate).
+// Apply records event e at instant now (in zone's offset) through the
+// ledger, under its chains' locks, and reports whether it was applied now
+// (false: a duplicate).
 func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time.Time, zone *time.Location) (bool, error) {
 	aplicado := false
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		var head int64
-		if err := tx.QueryRow(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1)
-			ON CONFLICT (empresa_id) DO UPDATE SET ultimo_nsr = cadeias.ultimo_nsr RETURNING ultimo_nsr`,
-			e.EmpresaID).Scan(&head); err != nil {
-			return fmt.Errorf("eventos: chain head: %w", err)
+		chains, err := chainsOf(ctx, tx, e)
+		if err != nil {
+			return err
+		}
+		// Locked before the ledger appends: the order every writer keeps.
+		if _, err := ledger.Lock(ctx, tx, chains...); err != nil {
+			return err
 		}
 		var dup bool
 		var ultima int64
@@ -163,16 +205,14 @@ func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time
 		if e.Sequencia != ultima+1 {
 			return errForaDeOrdem{esperada: ultima + 1}
 		}
-		offset := core.Offset(now, zone)
-		nsr := core.NextNSR(head)
-		written, err := write(ctx, tx, e, nsr, now, offset)
-		if err != nil {
-			return err
-		}
-		if written {
-			if _, err := tx.Exec(ctx, `UPDATE cadeias SET ultimo_nsr = $2 WHERE empresa_id = $1`, e.EmpresaID, nsr); err != nil {
-				return fmt.Errorf("eventos: move head: %w", err)
+		// Only an event applied now changes the establishment.
+		if isEstabelecimento(e) {
+			if err := keep(ctx, tx, e.EmpresaID, e.Estabelecimento, now); err != nil {
+				return err
 			}
+		}
+		if err := write(ctx, tx, e, chains, now, core.Offset(now, zone)); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO eventos_recebidos (id, origem, empresa_id, sequencia, aplicado_em)
 			VALUES ($1, $2, $3, $4, $5)`, e.ID, e.Origem, e.EmpresaID, e.Sequencia, now); err != nil {
@@ -184,44 +224,75 @@ func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time
 	return aplicado, err
 }
 
-// write records e's REP record with NSR nsr, if it says anything new.
-func write(ctx context.Context, tx pgx.Tx, e internalapi.Evento, nsr int64, now time.Time, offset int) (bool, error) {
+// write appends e's REP records to chains (chainsOf), each if it says
+// anything new.
+func write(ctx context.Context, tx pgx.Tx, e internalapi.Evento, chains []ledger.Chain, now time.Time, offset int) error {
 	if e.Empresa != nil {
-		responsavel := core.ResponsavelNaoIdentificado
-		if r := e.Empresa.Responsavel; r != nil {
-			responsavel = core.Plain(r.CPF)
+		_, err := ledger.AppendTx(ctx, tx, chains[0], func(core.Head) ([]ledger.Record, error) {
+			r := empresaRecord(e.Empresa, now, offset)
+			if isEstabelecimento(e) {
+				// An establishment's event says something only when its
+				// chain's identification changes: the principal's inclusion
+				// repeats the company's own type 2.
+				last, ok, err := ledger.UltimaEmpresa(ctx, tx, chains[0])
+				if err != nil || (ok && sameEmpregador(last, r)) {
+					return nil, err
+				}
+			}
+			return []ledger.Record{r}, nil
+		})
+		return err
+	}
+	if e.Tipo == core.EventoFuncionarioTransferido {
+		// Out of the old chain, then into the new one.
+		if err := employee(ctx, tx, chains[1], e.Funcionario, core.EventoFuncionarioExcluido, now, offset); err != nil {
+			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO empresas_rep (empresa_id, nsr, responsavel, empregador, cno_caepf,
-			razao_social, local, gravado_em, fuso_minutos) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			e.EmpresaID, nsr, responsavel, core.Plain(e.Empresa.CNPJ), core.Plain(e.Empresa.CNO), e.Empresa.RazaoSocial,
-			e.Empresa.Local, now, offset)
+		return employee(ctx, tx, chains[0], e.Funcionario, core.EventoFuncionarioIncluido, now, offset)
+	}
+	return employee(ctx, tx, chains[0], e.Funcionario, e.Tipo, now, offset)
+}
+
+// empresaRecord is the type-2 record of an empresa.* or estabelecimento.*
+// event.
+func empresaRecord(emp *internalapi.Empresa, now time.Time, offset int) ledger.Empresa {
+	responsavel := core.ResponsavelNaoIdentificado
+	if r := emp.Responsavel; r != nil {
+		responsavel = core.Plain(r.CPF)
+	}
+	return ledger.Empresa{Responsavel: responsavel, Empregador: core.Plain(emp.CNPJ), CNOCAEPF: core.Plain(emp.CNO),
+		RazaoSocial: emp.RazaoSocial, Local: emp.Local, GravadoEm: now, Fuso: offset}
+}
+
+// sameEmpregador reports whether two type-2 records identify the
+// employer alike.
+func sameEmpregador(a, b ledger.Empresa) bool {
+	return a.Responsavel == b.Responsavel && a.Empregador == b.Empregador && a.CNOCAEPF == b.CNOCAEPF &&
+		a.RazaoSocial == b.RazaoSocial && a.Local == b.Local
+}
+
+// employee appends to chain the type-5 record an employee event of type
+// tipo needs there, if any.
+func employee(ctx context.Context, tx pgx.Tx, chain ledger.Chain, f *internalapi.Funcionario, tipo string,
+	now time.Time, offset int) error {
+	_, err := ledger.AppendTx(ctx, tx, chain, func(core.Head) ([]ledger.Record, error) {
+		u, err := ledger.UltimoEmpregado(ctx, tx, chain, f.ID)
 		if err != nil {
-			return false, fmt.Errorf("eventos: type 2: %w", err)
+			return nil, err
 		}
-		return true, nil
-	}
-	f := e.Funcionario
-	var u core.UltimoREP
-	err := tx.QueryRow(ctx, `SELECT operacao, cpf, nome FROM empregados_rep
-		WHERE funcionario_id = $1 AND empresa_id = $2 ORDER BY nsr DESC LIMIT 1`, f.ID, e.EmpresaID).
-		Scan(&u.Operacao, &u.CPF, &u.Nome)
-	switch {
-	case err == nil:
-		u.Conhecido = true
-	case !errors.Is(err, pgx.ErrNoRows):
-		return false, fmt.Errorf("eventos: last type 5: %w", err)
-	}
-	cpf := core.CPF12(f.CPF)
-	op := core.OperacaoDeEvento(e.Tipo, u, cpf, f.Nome)
-	if op == "" {
-		return false, nil
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO empregados_rep (empresa_id, nsr, funcionario_id, operacao, cpf, nome,
-			responsavel, gravado_em, fuso_minutos)
-		VALUES ($1, $2, $3, $4, $5, $6, coalesce((SELECT responsavel FROM empresas_rep WHERE empresa_id = $1
-			ORDER BY nsr DESC LIMIT 1), $7), $8, $9)`,
-		e.EmpresaID, nsr, f.ID, op, cpf, f.Nome, core.ResponsavelNaoIdentificado, now, offset); err != nil {
-		return false, fmt.Errorf("eventos: type 5: %w", err)
-	}
-	return true, nil
+		cpf := core.CPF12(f.CPF)
+		op := core.OperacaoDeEvento(tipo, u, cpf, f.Nome)
+		if op == "" {
+			return nil, nil
+		}
+		return []ledger.Record{ledger.Empregado{FuncionarioID: f.ID, Operacao: op, CPF: cpf, Nome: f.Nome,
+			Responsavel: core.ResponsavelNaoIdentificado, GravadoEm: now, Fuso: offset}}, nil
+	})
+	return err
+}
+
+// cnpjValido checks a CNPJ's 14 digits (their check digits) as brdocs
+// checks the printed form.
+func cnpjValido(d string) bool {
+	return len(d) == 14 && brdocs.ValidCNPJ(d[0:2]+"."+d[2:5]+"."+d[5:8]+"/"+d[8:12]+"-"+d[12:14])
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // ErrFechado refuses a treatment inside a closed period.
@@ -41,14 +42,10 @@ type execer interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// Lock takes company empresaID's chain lock (the cadeias row every
-// clock-in locks) until tx ends.
+// Lock takes the locks of company empresaID's chains (the ones every
+// clock-in of the company takes, ledger.LockCompany) until tx ends.
 func Lock(ctx context.Context, tx execer, empresaID int64) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1) ON CONFLICT (empresa_id) DO NOTHING`,
-		empresaID); err != nil {
-		return fmt.Errorf("%w: %w", errTratamentoLock, err)
-	}
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM cadeias WHERE empresa_id = $1 FOR UPDATE`, empresaID); err != nil {
+	if err := ledger.LockCompany(ctx, tx, empresaID); err != nil {
 		return fmt.Errorf("%w: %w", errTratamentoLock, err)
 	}
 	return nil

@@ -105,8 +105,13 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, earlier, replayed, err := h.store.ClockIn(ctx, Marcacao{EmpresaID: caller.EmpresaID, FuncionarioID: caller.FuncionarioID,
-		CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g, Coletor: coletor,
+	// The employee's establishment picks the chain (0: the principal).
+	chain, err := h.store.ledger.ChainOf(ctx, caller.EmpresaID, f.EstabelecimentoID)
+	if err != nil {
+		return err
+	}
+	r, earlier, replayed, err := h.store.ClockIn(ctx, Marcacao{EmpresaID: caller.EmpresaID,
+		EstabelecimentoID: chain.EstabelecimentoID, FuncionarioID: caller.FuncionarioID, CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g, Coletor: coletor,
 		Zone: zone, Escala: f.Schedule()})
 	if err != nil {
 		return err

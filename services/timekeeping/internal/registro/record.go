@@ -5,28 +5,9 @@
 package registro
 
 import (
-	"time"
-
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
-
-// Row is a time record as stored: a punch with its adjustment, if any, or
-// an absence (Tipo falta; no location, NSR or hash).
-type Row struct {
-	ID              int64
-	EmpresaID       int64
-	FuncionarioID   int64
-	Jornada         time.Time
-	HorarioRegistro time.Time
-	Tipo            string
-	Localizacao     *string
-	NSR             *int64
-	Hash            *string
-	AjusteStatus    *string
-	DataSolicitar   *time.Time
-	Motivo          *string
-}
 
 // Record is the contract's time record, followed by additions: the
 // workday, the employee, and the punch's NSR and hash (null for an

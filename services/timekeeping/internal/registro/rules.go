@@ -8,13 +8,14 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // Limits of the clock-in input.
 const (
 	enderecoMax = 64
 	// maxEarlier bounds funcionario.registrosPonto in the clock-in answer.
-	maxEarlier = 20
+	maxEarlier = ledger.MaxEarlier
 )
 
 // clockInInput is the body of POST /registropontos.

@@ -68,7 +68,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ok, err := h.store.ChainVerifies(ctx, p.EmpresaID, p.NSR)
+	ok, err := h.store.ChainVerifies(ctx, p.Chain, p.NSR)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
 
@@ -25,7 +26,7 @@ type Store struct {
 	// so later checks walk only from there. One entry per company, few
 	// bytes each.
 	mu       sync.Mutex
-	verified map[int64]checkpoint
+	verified map[ledger.Chain]checkpoint
 	// recomputed counts the punches whose hash a check recomputed.
 	recomputed prometheus.Counter
 }
@@ -37,7 +38,7 @@ type checkpoint struct {
 
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store {
-	return &Store{db: db, verified: map[int64]checkpoint{},
+	return &Store{db: db, verified: map[ledger.Chain]checkpoint{},
 		recomputed: prometheus.NewCounter(prometheus.CounterOpts{Name: "ponto_verificacao_recomputed_punches_total",
 			Help: "Punches whose hash the public receipt check recomputed (those past the chain audit's and this replica's last verified punch)."}),
 	}
@@ -50,6 +51,7 @@ func (s *Store) Collectors() []prometheus.Collector { return []prometheus.Collec
 // the employee.
 type Marcacao struct {
 	EmpresaID     int64
+	Chain         ledger.Chain
 	NSR           int64
 	Horario       time.Time
 	OffsetMinutes int
@@ -59,8 +61,10 @@ type Marcacao struct {
 // none).
 func (s *Store) Find(ctx context.Context, hash string) (Marcacao, error) {
 	var p Marcacao
-	err := s.db.QueryRow(ctx, `SELECT empresa_id, nsr, horario_registro, fuso_minutos FROM registros_ponto
-		WHERE hash = $1 ORDER BY nsr LIMIT 1`, hash).Scan(&p.EmpresaID, &p.NSR, &p.Horario, &p.OffsetMinutes)
+	err := s.db.QueryRow(ctx, `SELECT empresa_id, estabelecimento_id, nsr, horario_registro, fuso_minutos FROM registros_ponto
+		WHERE hash = $1 ORDER BY nsr LIMIT 1`, hash).Scan(&p.EmpresaID, &p.Chain.EstabelecimentoID, &p.NSR, &p.Horario,
+		&p.OffsetMinutes)
+	p.Chain.EmpresaID = p.EmpresaID
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Marcacao{}, registro.ErrNotFound
 	}
@@ -70,21 +74,21 @@ func (s *Store) Find(ctx context.Context, hash string) (Marcacao, error) {
 	return p, nil
 }
 
-// ChainVerifies says whether company empresaID's chain verifies up to the
+// ChainVerifies says whether chain c verifies up to the
 // punch of NSR nsr: each hash recomputed from the stored fields and the
 // previous hash (core.VerifyMarcacao), from the furthest of this
 // replica's last check and the chain audit's checkpoint (chainaudit), so
 // that a check after a restart does not walk years of records. false
 // means a stored punch does not match its hash, or the audit found the
 // chain broken at or before nsr.
-func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, error) {
+func (s *Store) ChainVerifies(ctx context.Context, c ledger.Chain, nsr int64) (bool, error) {
 	s.mu.Lock()
-	from := s.verified[empresaID]
+	from := s.verified[c]
 	s.mu.Unlock()
 	if from.nsr >= nsr {
 		return true, nil
 	}
-	audit, err := chainaudit.ReadCheckpoint(ctx, s.db, empresaID)
+	audit, err := chainaudit.ReadChainCheckpoint(ctx, s.db, c)
 	if err != nil {
 		return false, fmt.Errorf("verificacao: %w", err)
 	}
@@ -94,28 +98,29 @@ func (s *Store) ChainVerifies(ctx context.Context, empresaID, nsr int64) (bool, 
 	if audit.NSR > from.nsr {
 		from = checkpoint{nsr: audit.NSR, hash: audit.Hash}
 	}
-	last, ok, err := s.recompute(ctx, empresaID, from, nsr)
+	last, ok, err := s.recompute(ctx, c, from, nsr)
 	if !ok || err != nil {
 		return false, err
 	}
 	s.mu.Lock()
-	if last.nsr > s.verified[empresaID].nsr {
-		s.verified[empresaID] = last
+	if last.nsr > s.verified[c].nsr {
+		s.verified[c] = last
 	}
 	s.mu.Unlock()
 	return true, nil
 }
 
-// recompute checks company empresaID's punches after from up to NSR nsr
+// recompute checks chain c's punches after from up to NSR nsr
 // and returns the last one checked; false at the first that does not
 // match its hash.
-func (s *Store) recompute(ctx context.Context, empresaID int64, from checkpoint, nsr int64) (checkpoint, bool, error) {
+func (s *Store) recompute(ctx context.Context, c ledger.Chain, from checkpoint, nsr int64) (checkpoint, bool, error) {
 	last := from
 	if from.nsr >= nsr {
 		return last, true, nil
 	}
 	rows, err := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
-		FROM registros_ponto WHERE empresa_id = $1 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`, empresaID, from.nsr, nsr)
+		FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`,
+		c.EmpresaID, from.nsr, nsr, c.EstabelecimentoID)
 	if err != nil {
 		return last, false, fmt.Errorf("verificacao: chain: %w", err)
 	}

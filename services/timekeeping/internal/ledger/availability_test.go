@@ -1,4 +1,4 @@
-package registro
+package ledger_test
 
 import (
 	"context"
@@ -14,7 +14,9 @@ import (
 	"github.com/ponto/ponto/pkg/clock/clocktest"
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // Punches refused because the database cannot be reached make an outage;
@@ -25,7 +27,10 @@ import (
 func TestOutageRecordedAsType6(t *testing.T) {
 	ctx := context.Background()
 	sp, _ := time.LoadLocation("America/Sao_Paulo")
-	testZone = sp
+	punch := func(empresaID, funcionarioID int64) ledger.Marcacao {
+		return ledger.Marcacao{EmpresaID: empresaID, FuncionarioID: funcionarioID, CPF: "123.456.789-09", Nome: "Ana",
+			Localizacao: "-23.5, -46.6", Coletor: core.ColetorMobile, Zone: sp}
+	}
 	db := dbtest.New(t, os.DirFS("../../migrations"))
 	// Nothing listens on port 1: a real refused connection.
 	down, err := pgxpool.New(ctx, "postgres://postgres@127.0.0.1:1/ponto?connect_timeout=1")
@@ -36,9 +41,9 @@ func TestOutageRecordedAsType6(t *testing.T) {
 	clk := &clocktest.Source{}
 	zone := func(context.Context, int64) (*time.Location, error) { return sp, nil }
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	replica := func() (*Store, *Store, *disponibilidade.Monitor) {
+	replica := func() (*ledger.Ledger, *ledger.Ledger, *disponibilidade.Monitor) {
 		m := disponibilidade.NewMonitor(time.Minute, disponibilidade.NewStore(db, zone), quiet)
-		bad, good := NewStore(down, clock.New(clk.Now)), NewStore(db, clock.New(clk.Now))
+		bad, good := ledger.New(down, clock.New(clk.Now)), ledger.New(db, clock.New(clk.Now))
 		bad.WatchAvailability(m)
 		good.WatchAvailability(m)
 		return bad, good, m

@@ -1,4 +1,4 @@
-package registro
+package ledger
 
 import (
 	"reflect"

@@ -1,4 +1,4 @@
-package registro
+package ledger
 
 import "time"
 
@@ -17,11 +17,11 @@ type Batch struct {
 
 // ObserveBatches has f told of every committed batch (the service's
 // metrics). Set it before the first clock-in; nil tells no one.
-func (s *Store) ObserveBatches(f func(Batch)) { s.batches = f }
+func (s *Ledger) ObserveBatches(f func(Batch)) { s.batches = f }
 
 // tellBatch tells ObserveBatches's function of a committed batch that
 // began at start.
-func (s *Store) tellBatch(calls []*call, outs []outcome, start time.Time) {
+func (s *Ledger) tellBatch(calls []*call, outs []outcome, start time.Time) {
 	if s.batches == nil {
 		return
 	}

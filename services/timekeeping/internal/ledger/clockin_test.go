@@ -1,4 +1,4 @@
-package registro
+package ledger
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
-func newStore(t *testing.T, times ...time.Time) *Store {
+func newStore(t *testing.T, times ...time.Time) *Ledger {
 	t.Helper()
 	zone, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {
@@ -27,7 +27,7 @@ func newStore(t *testing.T, times ...time.Time) *Store {
 	testZone = zone
 	var src clocktest.Source
 	src.Set(times...)
-	return NewStore(db, clock.New(src.Now))
+	return New(db, clock.New(src.Now))
 }
 
 // testZone is the zone of the punches newStore's tests make.
@@ -146,7 +146,7 @@ func TestBatchNumbersChainsAndTypesInArrivalOrder(t *testing.T) {
 	if outs[2].r.ID != outs[0].r.ID || outs[4].earlier[0].ID != outs[0].r.ID {
 		t.Errorf("the replay or the earlier punch is not the first punch")
 	}
-	verifyChains(t, s, map[int64]int64{1: 5, 2: 2})
+	verifyChains(t, s, map[Chain]int64{Principal(1): 5, Principal(2): 2})
 }
 
 // PostgreSQL refusing one punch (a name it cannot store) fails that punch
@@ -164,7 +164,7 @@ func TestBatchRefusedPunchFailsAlone(t *testing.T) {
 			t.Errorf("call %d: err = %v", i, o.err)
 		}
 	}
-	verifyChains(t, s, map[int64]int64{1: 4})
+	verifyChains(t, s, map[Chain]int64{Principal(1): 4})
 }
 
 // Many clock-ins at once, of one company and of several, in batches as
@@ -194,8 +194,8 @@ func TestConcurrentClockInsKeepEveryChain(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	verifyChains(t, s, map[int64]int64{1: funcionarios * (punches + 1), 2: funcionarios * (punches + 1),
-		3: funcionarios * (punches + 1)})
+	verifyChains(t, s, map[Chain]int64{Principal(1): funcionarios * (punches + 1),
+		Principal(2): funcionarios * (punches + 1), Principal(3): funcionarios * (punches + 1)})
 	seen := map[int64]int{}
 	rows, _ := s.db.Query(ctx, `SELECT funcionario_id, tipo FROM registros_ponto ORDER BY funcionario_id, nsr`)
 	var f int64
@@ -211,17 +211,22 @@ func TestConcurrentClockInsKeepEveryChain(t *testing.T) {
 	}
 }
 
-// verifyChains checks each company's records (type-5 and punches): NSRs
-// 1..want gapless, each punch's hash recomputed from its fields and the
-// previous punch's hash, and the chain head on the last.
-func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
+// verifyChains checks each chain's records (types 2, 5, 6 and punches):
+// NSRs 1..want gapless, each punch's hash recomputed from its fields and
+// the previous punch's hash, and the chain head on the last.
+func verifyChains(t *testing.T, s *Ledger, want map[Chain]int64) {
 	t.Helper()
 	ctx := t.Context()
-	for empresaID, n := range want {
+	for chain, n := range want {
 		rows, _ := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text FROM registros_ponto
-				WHERE empresa_id = $1
-			UNION ALL SELECT nsr, gravado_em, fuso_minutos, cpf, NULL, NULL FROM empregados_rep WHERE empresa_id = $1
-			ORDER BY 1`, empresaID)
+				WHERE empresa_id = $1 AND estabelecimento_id = $2
+			UNION ALL SELECT nsr, gravado_em, fuso_minutos, cpf, NULL, NULL FROM empregados_rep
+				WHERE empresa_id = $1 AND estabelecimento_id = $2
+			UNION ALL SELECT nsr, gravado_em, fuso_minutos, '', NULL, NULL FROM empresas_rep
+				WHERE empresa_id = $1 AND estabelecimento_id = $2
+			UNION ALL SELECT nsr, gravado_em, fuso_minutos, '', NULL, NULL FROM eventos_rep
+				WHERE empresa_id = $1 AND estabelecimento_id = $2
+			ORDER BY 1`, chain.EmpresaID, chain.EstabelecimentoID)
 		var nsr int64
 		var at time.Time
 		var fuso int
@@ -230,7 +235,7 @@ func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
 		anterior, last := "", int64(0)
 		if _, err := pgx.ForEachRow(rows, []any{&nsr, &at, &fuso, &cpf, &coletor, &hash}, func() error {
 			if nsr != last+1 {
-				t.Errorf("company %d: NSR %d after %d", empresaID, nsr, last)
+				t.Errorf("chain %v: NSR %d after %d", chain, nsr, last)
 			}
 			last = nsr
 			if hash == nil {
@@ -238,7 +243,7 @@ func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
 			}
 			got, err := core.Hash(core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: fuso, CPF: cpf, Coletor: *coletor}, anterior)
 			if err != nil || got != *hash {
-				t.Errorf("company %d NSR %d: hash %s, recomputed %s (%v)", empresaID, nsr, *hash, got, err)
+				t.Errorf("chain %v NSR %d: hash %s, recomputed %s (%v)", chain, nsr, *hash, got, err)
 			}
 			anterior = *hash
 			return nil
@@ -246,13 +251,14 @@ func verifyChains(t *testing.T, s *Store, want map[int64]int64) {
 			t.Fatal(err)
 		}
 		if last != n {
-			t.Errorf("company %d: %d records, want %d", empresaID, last, n)
+			t.Errorf("chain %v: %d records, want %d", chain, last, n)
 		}
 		var headNSR int64
 		var headHash string
-		if err := s.db.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
-			empresaID).Scan(&headNSR, &headHash); err != nil || headNSR != last || headHash != anterior {
-			t.Errorf("company %d: chain head %d %s (%v), want %d %s", empresaID, headNSR, headHash, err, last, anterior)
+		if err := s.db.QueryRow(ctx, `SELECT ultimo_nsr, coalesce(ultimo_hash::text, '') FROM cadeias
+			WHERE empresa_id = $1 AND estabelecimento_id = $2`,
+			chain.EmpresaID, chain.EstabelecimentoID).Scan(&headNSR, &headHash); err != nil || headNSR != last || headHash != anterior {
+			t.Errorf("chain %v: chain head %d %s (%v), want %d %s", chain, headNSR, headHash, err, last, anterior)
 		}
 	}
 }
@@ -292,7 +298,7 @@ func TestCollectRowsGivesEachRowItsOwnValues(t *testing.T) {
 	}
 }
 
-func mustQuery(t *testing.T, s *Store, sql string, args ...any) pgx.Rows {
+func mustQuery(t *testing.T, s *Ledger, sql string, args ...any) pgx.Rows {
 	t.Helper()
 	rows, err := s.db.Query(context.Background(), sql, args...)
 	if err != nil {
