@@ -33,6 +33,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/hoje"
 	locais "github.com/ponto/ponto/services/timekeeping/internal/local"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
@@ -121,6 +122,7 @@ type dependencies struct {
 //	PUT  /registropontos/banco-horas/politica                company    banco
 //	GET  /registropontos/funcionario/{funcionarioId}/banco-horas both (employee: himself) banco
 //	POST /registropontos/funcionario/{funcionarioId}/banco-horas/movimentos company banco
+//	GET  /registropontos/hoje                                company    hoje
 //
 // Internal listener (service to service):
 //
@@ -168,6 +170,8 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	(&abono.Handlers{Store: abonos, Workdays: workdays, Clock: d.clock}).Public(public)
 	(&fechamento.Handlers{Store: fechamento.NewStore(d.db), Workdays: workdays, Clock: d.clock}).Public(public)
 	banco.NewHandlers(bancos, bancoHoras, workdays, d.clock).Public(public)
+	(&hoje.Handlers{Store: hoje.NewStore(d.db), Relatorios: relatorios, Employees: d.employees, Zones: zones,
+		Clock: d.clock, Signer: d.signer}).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
 }

@@ -1,0 +1,194 @@
+package hoje
+
+import (
+	"context"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/domainerr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// Handlers serve the day at a glance.
+type Handlers struct {
+	Store      *Store
+	Relatorios *relatorio.Store
+	Employees  *employee.Client
+	Zones      *fuso.Zones
+	Clock      *clock.Clock
+	// Signer is the signing certificate's holder, nil without one.
+	Signer *signature.Signer
+}
+
+// Public mounts the company route on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	r.Get("/registropontos/hoje", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.get)
+}
+
+// get is GET /registropontos/hoje?departamento=: 200 Hoje for the
+// caller's company (its listed employees: the department's, any case,
+// or all).
+func (h *Handlers) get(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	dep := c.Query("departamento")
+	if utf8.RuneCountInString(dep) > 100 || !utf8.ValidString(dep) {
+		return domainerr.InvalidField("departamento", "informe um departamento de até 100 caracteres")
+	}
+	out, err := h.Build(c.UserContext(), caller.EmpresaID, dep)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// Build computes company empresaID's day at a glance now, for department
+// dep ("" for all): one read of the roster, one of today's facts, one of
+// the open period's and one of the summary.
+func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje, error) {
+	zone, err := h.Zones.Empresa(ctx, empresaID)
+	if err != nil {
+		return Hoje{}, err
+	}
+	now, hoje := h.Clock.Now(), h.Clock.Today(zone)
+	roster, err := h.Employees.Empresa(ctx, empresaID)
+	if err != nil {
+		return Hoje{}, err
+	}
+	membros, funcs, err := listed(roster, dep, zone)
+	if err != nil {
+		return Hoje{}, err
+	}
+	escalas, err := relatorio.EscalasOf(roster.Escalas)
+	if err != nil {
+		return Hoje{}, err
+	}
+	mes := time.Date(hoje.Year(), hoje.Month(), 1, 0, 0, 0, 0, zone)
+	r, err := h.Store.read(ctx, empresaID, mes)
+	if err != nil {
+		return Hoje{}, err
+	}
+	out := Hoje{Data: hoje.Format(time.DateOnly), Agora: clock.FormatISO(now), FusoHorario: zone.String(),
+		Funcionarios: make([]Pessoa, 0, len(membros))}
+	if dep != "" {
+		out.Departamento = &dep
+	}
+	if err := h.today(ctx, empresaID, hoje, now, membros, funcs, escalas, &out); err != nil {
+		return Hoje{}, err
+	}
+	out.Contagens = Count(out.Funcionarios)
+	if out.Pendencias, err = h.pending(ctx, empresaID, hoje, r, membros, funcs, escalas); err != nil {
+		return Hoje{}, err
+	}
+	out.Saude, err = h.health(ctx, empresaID, r)
+	return out, err
+}
+
+// listed are roster's employees of department dep, as Membro and as the
+// report reads them.
+func listed(roster employee.Empresa, dep string, zone *time.Location) ([]Membro, []employee.Funcionario, error) {
+	var membros []Membro
+	var funcs []employee.Funcionario
+	for i, f := range roster.Funcionarios {
+		if !inDepartamento(roster.Departamentos[i], dep) {
+			continue
+		}
+		loc := zone
+		if z := f.FusoHorario; z != nil && *z != "" {
+			l, err := fuso.Load(*z)
+			if err != nil {
+				return nil, nil, domainerr.BadDependency("employee", err)
+			}
+			loc = l
+		}
+		var e *core.Escala
+		if f.Escala != nil {
+			e = f.Escala.Core()
+		}
+		membros = append(membros, Membro{ID: f.ID, Nome: f.Nome, Departamento: roster.Departamentos[i], Escala: e, Zona: loc})
+		funcs = append(funcs, f)
+	}
+	return membros, funcs, nil
+}
+
+// today places every listed employee from one read of today's facts.
+func (h *Handlers) today(ctx context.Context, empresaID int64, hoje, now time.Time, membros []Membro,
+	funcs []employee.Funcionario, escalas map[int64]*core.Escala, out *Hoje) error {
+	fatos, err := h.Relatorios.Fatos(ctx, relatorio.NewParams(empresaID, hoje, hoje, funcs, escalas))
+	if err != nil {
+		return err
+	}
+	data := hoje.Format(time.DateOnly)
+	for i, days := range fatos.Each(nil) {
+		var dia *relatorio.Dia
+		for j := range days {
+			if days[j].Data == data {
+				dia = &days[j]
+			}
+		}
+		out.Funcionarios = append(out.Funcionarios, Situacao(membros[i], hoje, now, dia))
+	}
+	return nil
+}
+
+// pending lists the open period's odd days and alerts (one read of its
+// facts, up to yesterday) and who has not acknowledged the closed month.
+func (h *Handlers) pending(ctx context.Context, empresaID int64, hoje time.Time, r resumo, membros []Membro,
+	funcs []employee.Funcionario, escalas map[int64]*core.Escala) (Pendencias, error) {
+	inicio := hoje.AddDate(0, 0, -maxAberto)
+	if !r.fimFechado.IsZero() && r.fimFechado.AddDate(0, 0, 1).After(inicio) {
+		inicio = r.fimFechado.AddDate(0, 0, 1)
+	}
+	p := Pendencias{Ajustes: r.ajustes, Solicitacoes: r.solicitacoes, PeriodoAberto: inicio.Format(time.DateOnly),
+		DiasImpares: []DiaPendente{}, Alertas: []DiaPendente{}, SemCiencia: []Nome{}}
+	if ontem := hoje.AddDate(0, 0, -1); !inicio.After(ontem) && len(funcs) > 0 {
+		params := relatorio.NewParams(empresaID, inicio, ontem, funcs, escalas)
+		fatos, err := h.Relatorios.Fatos(ctx, params)
+		if err != nil {
+			return Pendencias{}, err
+		}
+		for i, days := range fatos.Each(nil) {
+			relatorio.ComputeDays(days, params)
+			for j := range days {
+				p.Pendente(membros[i], &days[j])
+			}
+		}
+	}
+	if !r.mesFechado.IsZero() {
+		m := r.mesFechado.Format("2006-01")
+		p.MesFechado = &m
+		for _, mb := range membros {
+			if !r.cientes[mb.ID] && len(p.SemCiencia) < maxLista {
+				p.SemCiencia = append(p.SemCiencia, Nome{ID: mb.ID, Nome: mb.Nome})
+			}
+		}
+	}
+	return p, nil
+}
+
+// health reads the last chain audit and the certificate's days left.
+func (h *Handlers) health(ctx context.Context, empresaID int64, r resumo) (Saude, error) {
+	cadeia, err := chainaudit.Read(ctx, h.Store.db, empresaID)
+	if err != nil {
+		return Saude{}, err
+	}
+	s := Saude{Cadeia: cadeia, EventosIndisponibilidade: r.indisponibilidades}
+	if h.Signer != nil {
+		d := int(h.Signer.DaysLeft())
+		s.CertificadoDiasRestantes = &d
+	}
+	return s, nil
+}
