@@ -223,6 +223,7 @@ func rows() []row {
 		{"GET", "/registropontos/afd", get(fixed("/registropontos/afd")), onlyCompanyList},
 		{"GET", "/registropontos/aej", get(fixed("/registropontos/aej")), onlyCompanyList},
 		{"GET", "/registropontos/cadeia", get(fixed("/registropontos/cadeia")), onlyCompanyList},
+		{"GET", "/registropontos/hoje", get(fixed("/registropontos/hoje")), onlyCompanyList},
 		{"GET", "/registropontos/atestado-tecnico", get(fixed("/registropontos/atestado-tecnico")), onlyCompanyList},
 		// Public: a receipt's check needs no token, and any token is ignored.
 		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),
