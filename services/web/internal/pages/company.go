@@ -21,6 +21,7 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	app.Post("/empresa/entrar", p.companyLogin)
 	g := app.Group("/empresa", requireRole(session.RoleEmpresa, "/empresa/entrar"))
 	g.Get("/", p.companyToday)
+	g.Get("/graficos", p.charts)
 	g.Get("/configuracoes", p.settings)
 	g.Post("/configuracoes", p.saveSettings)
 	g.Get("/banco-horas", p.hourBankPolicy)

@@ -49,6 +49,7 @@ func parseViews(a *assets.Assets) (map[string]*template.Template, error) {
 			return map[string]any{"Titulo": titulo, "Acao": acao, "CSRF": s.CSRF}
 		},
 		"alertas": alertas,
+		"num":     numero,
 		"arquivo": func(nome, texto string) map[string]any {
 			return map[string]any{"Nome": nome, "ID": strings.ToLower(nome), "Texto": texto}
 		},
