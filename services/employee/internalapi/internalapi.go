@@ -168,10 +168,12 @@ type QuadroEmpresa struct {
 	Escalas []Escala `json:"escalas"`
 }
 
-// MembroEmpresa is a Membro with his department's name ("" without one).
+// MembroEmpresa is a Membro with his department's name ("" without one)
+// and his e-mail (timekeeping's reminders).
 type MembroEmpresa struct {
 	Membro
 	Departamento string `json:"departamento"`
+	Email        string `json:"email"`
 }
 
 // Foto is the body of PUT /internal/funcionarios/{id}/foto. The key is
