@@ -29,7 +29,7 @@ func (c *Client) Empresa(ctx context.Context, empresaID int64) (Empresa, error) 
 	for i, m := range out.Funcionarios {
 		f := Funcionario{Funcionario: employeeapi.Funcionario{ID: m.ID, Nome: m.Nome, Cargo: m.Cargo, CPF: m.CPF,
 			Ativo: m.Ativo, Segmento: m.Segmento, EscalaTrabalhoID: m.EscalaTrabalhoID, DataAdmissao: m.DataAdmissao,
-			FusoHorario: m.FusoHorario, EmpresaID: empresaID}}
+			FusoHorario: m.FusoHorario, EmpresaID: empresaID, Email: m.Email}}
 		if s, ok := e.Escalas[m.EscalaTrabalhoID]; ok {
 			f.Escala = &s
 		}
