@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -87,6 +89,7 @@ const (
 	alturaArea = 220
 	largBarra  = 18
 	folgaGrupo = 14
+	pxLetra    = 6.5 // width of a letter of a category's label (11px)
 )
 
 // layout draws g's grouped bars on a zero-based axis with four marks.
@@ -99,15 +102,18 @@ func (g *grafico) layout() {
 	}
 	top := niceCeil(maxV)
 	grupo := float64(len(g.Series))*largBarra + folgaGrupo
+	for _, r := range g.Rotulos {
+		grupo = max(grupo, float64(utf8.RuneCountInString(r))*pxLetra+folgaGrupo)
+	}
 	g.Largura = margemEsq + int(math.Ceil(grupo*float64(max(len(g.Rotulos), 1)))) + 8
 	g.Altura = margemTopo + alturaArea + margemBase
 	base := float64(margemTopo + alturaArea)
 	for i := 0; i <= 4; i++ {
 		v := top * float64(i) / 4
-		g.Marcas = append(g.Marcas, marca{Y: base - alturaArea*v/top, Texto: numero(v)})
+		g.Marcas = append(g.Marcas, marca{Y: base - alturaArea*v/top, Texto: numero2(v)})
 	}
 	for i, r := range g.Rotulos {
-		x0 := margemEsq + float64(i)*grupo + folgaGrupo/2
+		x0 := margemEsq + float64(i)*grupo + (grupo-float64(len(g.Series))*largBarra)/2
 		g.Rotulados = append(g.Rotulados, rotulo{X: x0 + float64(len(g.Series))*largBarra/2, Texto: r})
 		for j, s := range g.Series {
 			v := s.Valores[i]
@@ -142,6 +148,15 @@ func numero(v float64) string {
 	return s[:len(s)-2] + "," + s[len(s)-1:]
 }
 
+// numero2 writes an axis mark with up to two decimals (0,25).
+func numero2(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 && len(s) > i+3 {
+		s = s[:i+3]
+	}
+	return strings.Replace(s, ".", ",", 1)
+}
+
 func horas(min int) float64 { return math.Round(float64(min)/6) / 10 }
 
 // faixasBanco are the hour-bank balance buckets, in minutes: below each
@@ -151,7 +166,7 @@ var faixasBanco = []struct {
 	rotulo string
 }{{-480, "< -8 h"}, {-60, "-8 h a -1 h"}, {60, "-1 h a 1 h"}, {480, "1 h a 8 h"}, {math.MaxInt, "> 8 h"}}
 
-// monthCharts builds the four charts of a month from each department's
+// monthCharts builds the five charts of a month from each department's
 // report (every page of it).
 func monthCharts(mes string, reps []relatorioMes) []grafico {
 	trab := grafico{ID: "horas", Titulo: "Horas trabalhadas e previstas por departamento", Unidade: "h",
@@ -191,24 +206,26 @@ func monthCharts(mes string, reps []relatorioMes) []grafico {
 			}
 		}
 	}
-	dias := grafico{ID: "ausencias", Titulo: "Faltas e atrasos por dia", Unidade: "",
-		Series: []serie{{Nome: "Faltas", Classe: "s3"}, {Nome: "Atrasos (minutos)", Classe: "s2"}}}
+	faltas := grafico{ID: "faltas", Titulo: "Faltas por dia", Unidade: "faltas",
+		Series: []serie{{Nome: "Faltas", Classe: "s3"}}}
+	atrasos := grafico{ID: "atrasos", Titulo: "Atrasos por dia", Unidade: "minutos",
+		Series: []serie{{Nome: "Atrasos", Classe: "s2"}}}
 	datas := make([]string, 0, len(porDia))
 	for d := range porDia {
 		datas = append(datas, d)
 	}
 	sort.Strings(datas)
 	for _, d := range datas {
-		dias.Rotulos = append(dias.Rotulos, d[8:])
-		dias.Series[0].Valores = append(dias.Series[0].Valores, porDia[d][0])
-		dias.Series[1].Valores = append(dias.Series[1].Valores, porDia[d][1])
+		faltas.Rotulos, atrasos.Rotulos = append(faltas.Rotulos, d[8:]), append(atrasos.Rotulos, d[8:])
+		faltas.Series[0].Valores = append(faltas.Series[0].Valores, porDia[d][0])
+		atrasos.Series[0].Valores = append(atrasos.Series[0].Valores, porDia[d][1])
 	}
 	bh := grafico{ID: "banco", Titulo: "Distribuição dos saldos do banco de horas", Unidade: "funcionários",
 		Series: []serie{{Nome: "Funcionários", Classe: "s1", Valores: banco}}}
 	for _, f := range faixasBanco {
 		bh.Rotulos = append(bh.Rotulos, f.rotulo)
 	}
-	out := []grafico{trab, extras, dias, bh}
+	out := []grafico{trab, extras, faltas, atrasos, bh}
 	for i := range out {
 		out[i].Descricao = describe(out[i], mes)
 		out[i].layout()

@@ -45,10 +45,11 @@ func TestMonthChartsAreTheReportsTotals(t *testing.T) {
 		got[g.ID] = d
 	}
 	want := map[string]data{
-		"horas":     {[]string{"Vendas", "Caixa"}, [][]float64{{150, 80.5}, {160, 80}}},
-		"extras":    {[]string{"Vendas", "Caixa"}, [][]float64{{1.5, 0}, {1, 0.5}}},
-		"ausencias": {[]string{"02", "03"}, [][]float64{{2, 0}, {15, 20}}},
-		"banco":     {[]string{"< -8 h", "-8 h a -1 h", "-1 h a 1 h", "1 h a 8 h", "> 8 h"}, [][]float64{{1, 0, 1, 0, 1}}},
+		"horas":   {[]string{"Vendas", "Caixa"}, [][]float64{{150, 80.5}, {160, 80}}},
+		"extras":  {[]string{"Vendas", "Caixa"}, [][]float64{{1.5, 0}, {1, 0.5}}},
+		"faltas":  {[]string{"02", "03"}, [][]float64{{2, 0}}},
+		"atrasos": {[]string{"02", "03"}, [][]float64{{15, 20}}},
+		"banco":   {[]string{"< -8 h", "-8 h a -1 h", "-1 h a 1 h", "1 h a 8 h", "> 8 h"}, [][]float64{{1, 0, 1, 0, 1}}},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("charts (-want +got):\n%s", d)
