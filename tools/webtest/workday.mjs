@@ -354,6 +354,9 @@ async function punchThroughNetworkFailure(page, tipo) {
 async function employeeDay(page) {
   await employeeLogIn(page);
   await clockIsRight(page);
+  check(await page.locator("#g-semana-h").count() === 1 && await page.locator("svg[aria-labelledby='g-semana-t g-semana-d']").count() === 1,
+    "the punch page shows the employee's week as a chart");
+  check(/^-?\d+h\d{2}$/.test((await page.locator("#saldo-mes").textContent()).trim()), "the punch page shows the month's balance");
   await capture(page, "funcionario-ponto");
 
   const receipts = [];

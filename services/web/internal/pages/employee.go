@@ -170,6 +170,7 @@ type clockView struct {
 	Hoje        []record
 	ProximoTipo string
 	Chave       string
+	Semana      weekView
 }
 
 func (p *Pages) clockPage(c *fiber.Ctx) error {
@@ -178,8 +179,12 @@ func (p *Pages) clockPage(c *fiber.Ctx) error {
 	if err := p.get(c, "/registropontos/me?inicio="+d+"&fim="+d+"&tamanho=100", &today); err != nil {
 		return p.fail(c, err)
 	}
+	semana, err := p.week(c, sess(c).FuncionarioID, p.clock.Today(location(p.tz(c))))
+	if err != nil {
+		return p.fail(c, err)
+	}
 	return p.render(c, http.StatusOK, "ponto.html", view{Title: "Registrar ponto", Nav: "ponto", Data: clockView{
-		TZ: p.tz(c), Hoje: today.Itens, ProximoTipo: nextTipo(today.Itens), Chave: session.RandomToken(),
+		TZ: p.tz(c), Hoje: today.Itens, ProximoTipo: nextTipo(today.Itens), Chave: session.RandomToken(), Semana: semana,
 	}})
 }
 
