@@ -655,6 +655,19 @@ async function companyToday(page, browser) {
   await capture(page, "empresa-graficos");
 }
 
+// employeeReminders: the reminders' opt-out link leads to a page where
+// the employee turns them off, and on again.
+async function employeeReminders(page) {
+  await goto(page, "/ponto/lembretes");
+  check((await page.locator("#estado-lembretes").textContent()).includes("Você recebe"), "reminders start on");
+  await navigate(page, page.getByRole("button", { name: "Não quero mais receber lembretes" }));
+  await expectNoError(page, "opt-out");
+  check((await page.locator("#estado-lembretes").textContent()).includes("não recebe"), "the opt-out is saved");
+  await capture(page, "funcionario-lembretes");
+  await navigate(page, page.getByRole("button", { name: "Voltar a receber lembretes" }));
+  check((await page.locator("#estado-lembretes").textContent()).includes("Você recebe"), "reminders are on again");
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const { browser, stop } = await startChromium();
@@ -678,6 +691,7 @@ async function main() {
     await closeAndAcknowledge(company_.page, emp.page);
     await hourBank(company_.page, emp.page);
     await companyToday(company_.page, browser);
+    await employeeReminders(emp.page);
     log("ok");
   } finally {
     await stop();

@@ -45,6 +45,8 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g.Get("/esquecida", p.forgottenForm)
 	g.Post("/esquecida", p.askInclusion)
 	g.Get("/perfil", p.profile)
+	g.Get("/lembretes", p.myReminders)
+	g.Post("/lembretes", p.setMyReminders)
 	g.Post("/foto", p.uploadPhoto)
 	g.Get("/foto", p.photo)
 	g.Get("/espelho", p.myTimesheet)
