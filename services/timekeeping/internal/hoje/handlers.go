@@ -2,10 +2,13 @@ package hoje
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
@@ -28,7 +31,20 @@ type Handlers struct {
 	Clock      *clock.Clock
 	// Signer is the signing certificate's holder, nil without one.
 	Signer *signature.Signer
+
+	// days keeps each company's pending days (odd punches, alerts) of
+	// the open period for pendingTTL: reading weeks of punches on every
+	// refresh would cost far more than the day itself, and those days
+	// change only when someone treats them.
+	days     *expirable.LRU[string, pendingDays]
+	daysOnce sync.Once
 }
+
+// pendingTTL is how long the open period's pending days are reused.
+const pendingTTL = time.Minute
+
+// pendingDays are the open period's lists.
+type pendingDays struct{ impares, alertas []DiaPendente }
 
 // Public mounts the company route on r, which must already verify the
 // token.
@@ -155,17 +171,11 @@ func (h *Handlers) pending(ctx context.Context, empresaID int64, hoje time.Time,
 	p := Pendencias{Ajustes: r.ajustes, Solicitacoes: r.solicitacoes, PeriodoAberto: inicio.Format(time.DateOnly),
 		DiasImpares: []DiaPendente{}, Alertas: []DiaPendente{}, SemCiencia: []Nome{}}
 	if ontem := hoje.AddDate(0, 0, -1); !inicio.After(ontem) && len(funcs) > 0 {
-		params := relatorio.NewParams(empresaID, inicio, ontem, funcs, escalas)
-		fatos, err := h.Relatorios.Fatos(ctx, params)
+		d, err := h.pendingDays(ctx, empresaID, inicio, ontem, membros, funcs, escalas)
 		if err != nil {
 			return Pendencias{}, err
 		}
-		for i, days := range fatos.Each(nil) {
-			relatorio.ComputeDays(days, params)
-			for j := range days {
-				p.Pendente(membros[i], &days[j])
-			}
-		}
+		p.DiasImpares, p.Alertas = d.impares, d.alertas
 	}
 	if !r.mesFechado.IsZero() {
 		m := r.mesFechado.Format("2006-01")
@@ -177,6 +187,43 @@ func (h *Handlers) pending(ctx context.Context, empresaID int64, hoje time.Time,
 		}
 	}
 	return p, nil
+}
+
+// pendingDays reads the odd days and alerts of [inicio, ontem] for the
+// listed employees (one read of their facts), or reuses those read less
+// than pendingTTL ago for the same company, employees and period.
+func (h *Handlers) pendingDays(ctx context.Context, empresaID int64, inicio, ontem time.Time, membros []Membro,
+	funcs []employee.Funcionario, escalas map[int64]*core.Escala) (pendingDays, error) {
+	h.daysOnce.Do(func() { h.days = expirable.NewLRU[string, pendingDays](1024, nil, pendingTTL) })
+	key := fmt.Sprintf("%d|%s|%s|%d|%d", empresaID, inicio.Format(time.DateOnly), ontem.Format(time.DateOnly),
+		len(funcs), idsSum(funcs))
+	if d, ok := h.days.Get(key); ok {
+		return d, nil
+	}
+	params := relatorio.NewParams(empresaID, inicio, ontem, funcs, escalas)
+	fatos, err := h.Relatorios.Fatos(ctx, params)
+	if err != nil {
+		return pendingDays{}, err
+	}
+	p := Pendencias{DiasImpares: []DiaPendente{}, Alertas: []DiaPendente{}}
+	for i, days := range fatos.Each(nil) {
+		relatorio.ComputeDays(days, params)
+		for j := range days {
+			p.Pendente(membros[i], &days[j])
+		}
+	}
+	d := pendingDays{impares: p.DiasImpares, alertas: p.Alertas}
+	h.days.Add(key, d)
+	return d, nil
+}
+
+// idsSum tells one list of employees from another in a cache key.
+func idsSum(funcs []employee.Funcionario) int64 {
+	var n int64
+	for i, f := range funcs {
+		n += int64(i+1) * f.ID
+	}
+	return n
 }
 
 // health reads the last chain audit and the certificate's days left.
