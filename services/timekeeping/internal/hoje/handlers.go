@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
@@ -72,16 +73,26 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 }
 
 // Build computes company empresaID's day at a glance now, for department
-// dep ("" for all): one read of the roster, one of today's facts, one of
-// the open period's and one of the summary.
+// dep ("" for all): the roster, the summary and the chain audit read at
+// once, then today's facts and the open period's (reused, see
+// pendingDays) at once; nothing per employee.
 func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje, error) {
 	zone, err := h.Zones.Empresa(ctx, empresaID)
 	if err != nil {
 		return Hoje{}, err
 	}
 	now, hoje := h.Clock.Now(), h.Clock.Today(zone)
-	roster, err := h.Employees.Empresa(ctx, empresaID)
-	if err != nil {
+	mes := time.Date(hoje.Year(), hoje.Month(), 1, 0, 0, 0, 0, zone)
+	var (
+		roster employee.Empresa
+		r      resumo
+		cadeia chainaudit.Estado
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { roster, err = h.Employees.Empresa(gctx, empresaID); return err })
+	g.Go(func() (err error) { r, err = h.Store.read(gctx, empresaID, mes); return err })
+	g.Go(func() (err error) { cadeia, err = chainaudit.Read(gctx, h.Store.db, empresaID); return err })
+	if err := g.Wait(); err != nil {
 		return Hoje{}, err
 	}
 	membros, funcs, err := listed(roster, dep, zone)
@@ -92,25 +103,22 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje
 	if err != nil {
 		return Hoje{}, err
 	}
-	mes := time.Date(hoje.Year(), hoje.Month(), 1, 0, 0, 0, 0, zone)
-	r, err := h.Store.read(ctx, empresaID, mes)
-	if err != nil {
-		return Hoje{}, err
-	}
 	out := Hoje{Data: hoje.Format(time.DateOnly), Agora: clock.FormatISO(now), FusoHorario: zone.String(),
-		Funcionarios: make([]Pessoa, 0, len(membros))}
+		Funcionarios: make([]Pessoa, 0, len(membros)), Saude: h.health(cadeia, r)}
 	if dep != "" {
 		out.Departamento = &dep
 	}
-	if err := h.today(ctx, empresaID, hoje, now, membros, funcs, escalas, &out); err != nil {
+	g, gctx = errgroup.WithContext(ctx)
+	g.Go(func() error { return h.today(gctx, empresaID, hoje, now, membros, funcs, escalas, &out) })
+	g.Go(func() (err error) {
+		out.Pendencias, err = h.pending(gctx, empresaID, hoje, r, membros, funcs, escalas)
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return Hoje{}, err
 	}
 	out.Contagens = Count(out.Funcionarios)
-	if out.Pendencias, err = h.pending(ctx, empresaID, hoje, r, membros, funcs, escalas); err != nil {
-		return Hoje{}, err
-	}
-	out.Saude, err = h.health(ctx, empresaID, r)
-	return out, err
+	return out, nil
 }
 
 // listed are roster's employees of department dep, as Membro and as the
@@ -226,16 +234,13 @@ func idsSum(funcs []employee.Funcionario) int64 {
 	return n
 }
 
-// health reads the last chain audit and the certificate's days left.
-func (h *Handlers) health(ctx context.Context, empresaID int64, r resumo) (Saude, error) {
-	cadeia, err := chainaudit.Read(ctx, h.Store.db, empresaID)
-	if err != nil {
-		return Saude{}, err
-	}
+// health is the records' health: the last chain audit, the
+// certificate's days left, the month's unavailability events.
+func (h *Handlers) health(cadeia chainaudit.Estado, r resumo) Saude {
 	s := Saude{Cadeia: cadeia, EventosIndisponibilidade: r.indisponibilidades}
 	if h.Signer != nil {
 		d := int(h.Signer.DaysLeft())
 		s.CertificadoDiasRestantes = &d
 	}
-	return s, nil
+	return s
 }
