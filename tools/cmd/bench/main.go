@@ -33,7 +33,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&opts.Warmup, "warmup", 0, "aquecimento antes de cada carga (padrão 3s; curta 0.3s)")
 	fs.DurationVar(&opts.FloorDuration, "floor-duration", 0, "-T do pgbench (padrão: a duração das cargas)")
 	fs.DurationVar(&opts.Soak, "soak", 0, "duração do soak, tráfego misto ao fim com RSS e goroutines de cada serviço (padrão 10m; curta 3s; 0 não roda)")
-	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, photo, receipt, soak")
+	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, today, photo, receipt, soak")
 	fs.BoolVar(&opts.Pprof, "pprof", false, "liga HTTP_PPROF nos serviços e salva um perfil de CPU de cada carga")
 	fs.StringVar(&opts.LogLevel, "log-level", "info", "LOG_LEVEL dos serviços")
 	fs.BoolVar(&opts.Keep, "keep", false, "não apagar os bancos ao terminar")
