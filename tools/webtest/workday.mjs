@@ -653,6 +653,15 @@ async function companyToday(page, browser) {
   await page.keyboard.press("Enter");
   check(await vendas.isVisible(), "Enter on the toggle shows the data table");
   await capture(page, "empresa-graficos");
+
+  // The company's switch of the reminders: off, then on again.
+  await goto(page, "/empresa/lembretes");
+  await navigate(page, page.getByRole("button", { name: "Desligar os lembretes" }));
+  await expectNoError(page, "reminders off");
+  check((await page.locator("#estado-lembretes").textContent()).includes("desligados"), "the company's reminders are off");
+  await capture(page, "empresa-lembretes");
+  await navigate(page, page.getByRole("button", { name: "Ligar os lembretes" }));
+  check((await page.locator("#estado-lembretes").textContent()).includes("ligados:"), "the company's reminders are on again");
 }
 
 // employeeReminders: the reminders' opt-out link leads to a page where

@@ -22,6 +22,8 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g := app.Group("/empresa", requireRole(session.RoleEmpresa, "/empresa/entrar"))
 	g.Get("/", p.companyToday)
 	g.Get("/graficos", p.charts)
+	g.Get("/lembretes", p.companyRemindersPage)
+	g.Post("/lembretes", p.setCompanyReminders)
 	g.Get("/configuracoes", p.settings)
 	g.Post("/configuracoes", p.saveSettings)
 	g.Get("/banco-horas", p.hourBankPolicy)

@@ -41,3 +41,26 @@ func TestTodayPageListsTheDay(t *testing.T) {
 		t.Error("an empty situation has a section")
 	}
 }
+
+// The reminders page says where the switch stands and offers the other
+// position, for the employee and for the company.
+func TestRemindersPageOffersTheOtherPosition(t *testing.T) {
+	for _, c := range []struct {
+		v    remindersView
+		want []string
+	}{
+		{remindersView{Ativo: true, Acao: employeeReminders.Acao, Ligado: employeeReminders.Ligado, Desligado: employeeReminders.Desligado,
+			Desligar: employeeReminders.Desligar, Religar: employeeReminders.Religar},
+			[]string{`action="/ponto/lembretes"`, `name="ativo" value="false"`, "Não quero mais receber lembretes", "Você recebe um e-mail"}},
+		{remindersView{Ativo: false, Acao: companyReminders.Acao, Ligado: companyReminders.Ligado, Desligado: companyReminders.Desligado,
+			Desligar: companyReminders.Desligar, Religar: companyReminders.Religar},
+			[]string{`action="/empresa/lembretes"`, `name="ativo" value="true"`, "Ligar os lembretes", "Lembretes desligados"}},
+	} {
+		html := renderView(t, "lembretes.html", view{Title: "Lembretes por e-mail", Data: c.v})
+		for _, w := range c.want {
+			if !strings.Contains(html, w) {
+				t.Errorf("%s: the page lacks %q", c.v.Acao, w)
+			}
+		}
+	}
+}
