@@ -27,6 +27,7 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/smallstep/pkcs7 v0.2.3
 	github.com/valyala/fasthttp v1.78.0
+	github.com/wneessen/go-mail v0.8.1
 	go.opentelemetry.io/contrib/exporters/autoexport v0.72.0
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
 	go.opentelemetry.io/otel v1.47.0

@@ -29,12 +29,12 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/logging/logtest"
+	internalmail "github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/pkg/mailtest"
 	"github.com/ponto/ponto/pkg/password"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/auth/internal/keys"
-	internalmail "github.com/ponto/ponto/services/auth/internal/mail"
 )
 
 // Accounts every harness knows.

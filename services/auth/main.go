@@ -20,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/mail"
 	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/revocation"
@@ -31,7 +32,6 @@ import (
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/keys"
 	"github.com/ponto/ponto/services/auth/internal/login"
-	"github.com/ponto/ponto/services/auth/internal/mail"
 	"github.com/ponto/ponto/services/auth/internal/ratelimit"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )

@@ -110,6 +110,11 @@ func TestInternalAPIContract(t *testing.T) {
 		viaClient, err := api.GetQuadro(t.Context(), a.id, "VENDAS")
 		same(t, viaClient, got[0], err)
 	})
+	t.Run("empresa", func(t *testing.T) {
+		got := answers[internalapi.QuadroEmpresa](t, e, path("/internal/empresas/%d/quadro", a.id))
+		viaClient, err := api.GetQuadroEmpresa(t.Context(), a.id)
+		same(t, viaClient, got[0], err)
+	})
 	t.Run("writes", func(t *testing.T) {
 		// The client's bodies are the ones the handlers take: null clears.
 		if err := api.SetFoto(t.Context(), ana, nil); err != nil {

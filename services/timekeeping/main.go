@@ -18,6 +18,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
@@ -29,6 +30,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/lembrete"
 	"github.com/ponto/ponto/services/timekeeping/internal/verificacao"
 )
 
@@ -118,11 +120,17 @@ type Config struct {
 	VerificacaoRate ratelimit.Rate `conf:"env:VERIFICACAO_RATE,default:30/min,help:public receipt checks per client IP (N/s, N/min or N/h)"`
 	// Atestado fills the technical certificate (Anexo VII).
 	Atestado atestado.Config
+	// Lembretes are the reminders by e-mail (LEMBRETES_*): off until
+	// LEMBRETES_SMTP_ADDR is set.
+	Lembretes lembrete.Config
 }
 
 // Validate checks what conf's tags cannot, so that a bad zone or REP identity
 // stops the start-up instead of failing every request.
 func (c *Config) Validate() error {
+	if err := c.Lembretes.Validate(); err != nil {
+		return err
+	}
 	if !validate.Digits(c.REPINPI, 0, 17) {
 		return fmt.Errorf("REP_INPI %q: want up to 17 digits", c.REPINPI)
 	}
@@ -211,6 +219,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	// The employee service's changes are followed only when they let the
 	// clock-in keep records past their TTL.
+	if err := startLembretes(ctx, cfg.Lembretes, &deps, log); err != nil {
+		return err
+	}
 	if cfg.EmployeeCacheTTL > 0 && cfg.EmployeeCacheMaxAge > cfg.EmployeeCacheTTL {
 		deps.employeeCache.feed = changefeed.NewWatcher(rdb, cfg.Redis.KeyPrefix, log)
 	}
@@ -298,4 +309,20 @@ func ptrp(cfg Config, build string) core.AEJPTRP {
 	}
 	return core.AEJPTRP{Nome: "ponto", Versao: build[:min(len(build), 8)], Desenvolvedor: dev,
 		RazaoNome: cfg.REPDesenvolvedorNome, Email: cfg.REPDesenvolvedorEmail}
+}
+
+// startLembretes has the reminders' job run when LEMBRETES_SMTP_ADDR is
+// set: every replica runs it, the job's lock lets one pass at a time.
+func startLembretes(ctx context.Context, cfg lembrete.Config, deps *dependencies, log *slog.Logger) error {
+	if !cfg.Enabled() {
+		log.Info("reminders by e-mail off (LEMBRETES_SMTP_ADDR empty)")
+		return nil
+	}
+	sender, err := mail.NewSMTP(cfg.SMTP)
+	if err != nil {
+		return err
+	}
+	deps.lembretesConfig, deps.lembretesSender = cfg, sender
+	deps.lembretes = func(j *lembrete.Job) { go j.Run(ctx) }
+	return nil
 }

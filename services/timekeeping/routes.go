@@ -13,6 +13,7 @@ import (
 	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/pkg/metrics"
 	"github.com/ponto/ponto/pkg/signature"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
@@ -33,6 +34,8 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/hoje"
+	"github.com/ponto/ponto/services/timekeeping/internal/lembrete"
 	locais "github.com/ponto/ponto/services/timekeeping/internal/local"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
@@ -73,6 +76,11 @@ type dependencies struct {
 	// 0: never recorded. log reports what cannot be recorded.
 	unavailableAfter time.Duration
 	log              *slog.Logger
+	// lembretes, when set, receives the reminders' job (built with
+	// lembretesConfig and lembretesSender) to run it; nil: no reminders.
+	lembretes       func(*lembrete.Job)
+	lembretesConfig lembrete.Config
+	lembretesSender mail.Sender
 }
 
 // mountRoutes registers every route of the service, all public and, but
@@ -121,6 +129,9 @@ type dependencies struct {
 //	PUT  /registropontos/banco-horas/politica                company    banco
 //	GET  /registropontos/funcionario/{funcionarioId}/banco-horas both (employee: himself) banco
 //	POST /registropontos/funcionario/{funcionarioId}/banco-horas/movimentos company banco
+//	GET  /registropontos/hoje                                company    hoje
+//	GET|PUT /registropontos/lembretes                        company    lembrete
+//	GET|PUT /registropontos/lembretes/me                     employee   lembrete
 //
 // Internal listener (service to service):
 //
@@ -168,6 +179,17 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	(&abono.Handlers{Store: abonos, Workdays: workdays, Clock: d.clock}).Public(public)
 	(&fechamento.Handlers{Store: fechamento.NewStore(d.db), Workdays: workdays, Clock: d.clock}).Public(public)
 	banco.NewHandlers(bancos, bancoHoras, workdays, d.clock).Public(public)
+	hojes := &hoje.Handlers{Store: hoje.NewStore(d.db), Relatorios: relatorios, Employees: d.employees, Zones: zones,
+		Clock: d.clock, Signer: d.signer}
+	hojes.Public(public)
+	lembretes := lembrete.NewStore(d.db)
+	(&lembrete.Handlers{Store: lembretes, Clock: d.clock}).Public(public)
+	if d.lembretes != nil {
+		job := &lembrete.Job{DB: d.db, Store: lembretes, Hoje: hojes, Employees: d.employees, Zones: zones,
+			Sender: d.lembretesSender, Clock: d.clock, Log: d.log, Config: d.lembretesConfig}
+		srv.Metrics.MustRegister(job.Collectors()...)
+		d.lembretes(job)
+	}
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
 }

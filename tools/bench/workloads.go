@@ -71,6 +71,7 @@ func (r *runner) workloads(rep *Report) []workload {
 	logins := newLoginState()
 	report := &reportState{}
 	receipt := &receiptState{}
+	today := &todayState{}
 	return []workload{
 		// The shift changes come first: their employees (the spread
 		// workload's) have not punched yet in their workday (shiftPool).
@@ -132,6 +133,10 @@ func (r *runner) workloads(rep *Report) []workload {
 			alternate: func(ctx context.Context, addr string) (*Alternated, error) {
 				return r.alternateReport(ctx, addr, report, true)
 			}},
+		{name: "today", title: fmt.Sprintf("painel Hoje, empresa de %d func.", r.data.Size.BigCompany),
+			service: "timekeeping", also: []string{"employee", "company-billing"}, conns: 1, floor: "today",
+			prepare: func(ctx context.Context) error { return r.prepareToday(ctx, rep, today) },
+			op:      func(string) load.Op { return todayOp(today) }},
 		{name: "photo", title: "foto de perfil, JPEG de 1 MiB", service: "media", also: []string{"employee"},
 			conns: 4, op: func(string) load.Op { return r.photo() }},
 		{name: "receipt-signed", title: "comprovante PDF assinado (PAdES)", service: "timekeeping",

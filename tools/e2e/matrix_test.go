@@ -223,6 +223,16 @@ func rows() []row {
 		{"GET", "/registropontos/afd", get(fixed("/registropontos/afd")), onlyCompanyList},
 		{"GET", "/registropontos/aej", get(fixed("/registropontos/aej")), onlyCompanyList},
 		{"GET", "/registropontos/cadeia", get(fixed("/registropontos/cadeia")), onlyCompanyList},
+		{"GET", "/registropontos/hoje", get(fixed("/registropontos/hoje")), onlyCompanyList},
+		{"GET", "/registropontos/lembretes", get(fixed("/registropontos/lembretes")), onlyCompanyList},
+		{"PUT", "/registropontos/lembretes", put(fixed("/registropontos/lembretes"), func(*matrix) any {
+			return map[string]any{"ativo": true}
+		}), onlyCompanyList},
+		// Each employee his own switch: any employee, no company.
+		{"GET", "/registropontos/lembretes/me", get(fixed("/registropontos/lembretes/me")), want{unath, unath, ok, ok, forb, forb, forb}},
+		{"PUT", "/registropontos/lembretes/me", put(fixed("/registropontos/lembretes/me"), func(*matrix) any {
+			return map[string]any{"ativo": true}
+		}), want{unath, unath, ok, ok, forb, forb, forb}},
 		{"GET", "/registropontos/atestado-tecnico", get(fixed("/registropontos/atestado-tecnico")), onlyCompanyList},
 		// Public: a receipt's check needs no token, and any token is ignored.
 		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),

@@ -87,6 +87,8 @@ type Options struct {
 	// name, e.g. "auth": {"AUTH_SMTP_ADDR=127.0.0.1:2525"}. They come after
 	// the stack's own, so they win.
 	ServiceEnv map[string][]string
+	// mailAddr is the stack's SMTP sink of the reminders (set by Start).
+	mailAddr string
 
 	LogLevel string // default "info"
 	// SkipBuild uses the binaries already in BinDir.

@@ -130,7 +130,12 @@ func (o *Options) extraEnv(name string) []string {
 		// Receipts' QR codes point at the gateway when its port is known
 		// before it starts (make run's :8080).
 		if !strings.HasSuffix(o.GatewayAddr, ":0") {
-			env = append(env, "PUBLIC_BASE_URL=http://"+o.GatewayAddr)
+			env = append(env, "PUBLIC_BASE_URL=http://"+o.GatewayAddr,
+				"LEMBRETES_OPT_OUT_URL=http://"+o.GatewayAddr+"/ponto/lembretes")
+		}
+		// The reminders go to the stack's mail sink, printed as "mail".
+		if o.mailAddr != "" {
+			env = append(env, "LEMBRETES_SMTP_ADDR="+o.mailAddr, "LEMBRETES_SMTP_TLS=none")
 		}
 		return env
 	case "web":

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ponto/ponto/pkg/mailtest"
 	"github.com/ponto/ponto/pkg/signature/devca"
 	"github.com/ponto/ponto/tools/gateway"
 	"github.com/ponto/ponto/tools/routes"
@@ -44,6 +45,8 @@ type Stack struct {
 	out  *output
 	deps *Deps
 	gw   *http.Server
+	// mail is the SMTP sink of timekeeping's reminders.
+	mail *mailtest.Server
 
 	mu       sync.Mutex // guards services, which StopService and StartService replace
 	services []*proc    // in the order of the services list
@@ -110,6 +113,10 @@ func (s *Stack) start(ctx context.Context) error {
 	if err := s.migrate(ctx); err != nil {
 		return err
 	}
+	if s.mail, err = startMailSink(s.out); err != nil {
+		return err
+	}
+	o.mailAddr = s.mail.Addr
 	if err := s.startServices(); err != nil {
 		return err
 	}
@@ -320,6 +327,9 @@ func (s *Stack) Stop() {
 		}
 		if s.deps != nil {
 			s.deps.Stop()
+		}
+		if s.mail != nil {
+			_ = s.mail.Close()
 		}
 		s.out.printf("stack", "parado")
 	})

@@ -71,6 +71,7 @@ func TestEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.DataDir = "/repo/.data"
+	o.mailAddr = "127.0.0.1:2525"
 	common := []string{
 		"LOG_LEVEL=info",
 		"HTTP_TRUSTED_PROXIES=127.0.0.1/32",
@@ -96,7 +97,8 @@ func TestEnv(t *testing.T) {
 		"employee": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8083",
 			"DB_URL=postgres://ponto_employee_service:ponto_employee_service@127.0.0.1:5432/ponto_employee?sslmode=disable"}, verify...),
 		"timekeeping": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8084", "HTTP_INTERNAL_ADDR=127.0.0.1:9084",
-			"DB_URL=postgres://ponto_timekeeping_service:ponto_timekeeping_service@127.0.0.1:5432/ponto_timekeeping?sslmode=disable"}, verify...),
+			"DB_URL=postgres://ponto_timekeeping_service:ponto_timekeeping_service@127.0.0.1:5432/ponto_timekeeping?sslmode=disable",
+			"LEMBRETES_SMTP_ADDR=127.0.0.1:2525", "LEMBRETES_SMTP_TLS=none"}, verify...),
 		"media": append([]string{"HTTP_PUBLIC_ADDR=127.0.0.1:8085", "MINIO_ENDPOINT=127.0.0.1:9000",
 			"MINIO_ACCESS_KEY=ponto", "MINIO_SECRET_KEY=ponto-dev-secret", "MINIO_BUCKET=ponto-fotos",
 			"MINIO_USE_SSL=false"}, verify...),

@@ -354,6 +354,9 @@ async function punchThroughNetworkFailure(page, tipo) {
 async function employeeDay(page) {
   await employeeLogIn(page);
   await clockIsRight(page);
+  check(await page.locator("#g-semana-h").count() === 1 && await page.locator("svg[aria-labelledby='g-semana-t g-semana-d']").count() === 1,
+    "the punch page shows the employee's week as a chart");
+  check(/^-?\d+h\d{2}$/.test((await page.locator("#saldo-mes").textContent()).trim()), "the punch page shows the month's balance");
   await capture(page, "funcionario-ponto");
 
   const receipts = [];
@@ -607,6 +610,73 @@ async function hourBank(company, emp) {
   await capture(emp, "funcionario-banco-horas");
 }
 
+// companyToday: the console's first page lists Maria under her situation
+// with a link to her day, filters by department from the keyboard,
+// refreshes its panel in place, and works without JavaScript; the
+// month's charts open their data tables from the keyboard.
+async function companyToday(page, browser) {
+  await goto(page, "/empresa/");
+  const maria = page.locator("#painel-hoje .pessoas a", { hasText: employee.nome });
+  check(await maria.count() === 1, "the Today page lists Maria under her situation");
+  check(/\/empresa\/tratamento\?funcionario=\d+&data=\d{4}-\d{2}-\d{2}$/.test(await maria.getAttribute("href")),
+    "Maria's name links to her day");
+  check(await page.locator(".contagens li").count() === 8, "the page counts the eight situations");
+  await capture(page, "empresa-hoje");
+
+  // The keyboard: pick the department, Tab to the button, Enter.
+  await page.focus("#departamento");
+  await page.selectOption("#departamento", "Vendas");
+  await page.keyboard.press("Tab");
+  check(await page.evaluate(() => document.activeElement.textContent.trim()) === "Filtrar", "Tab leads to the filter's button");
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.keyboard.press("Enter")]);
+  check(new URL(page.url()).searchParams.get("departamento") === "Vendas", "the filter is the page's address");
+  check(await maria.count() === 1, "Maria is in Vendas");
+
+  // The panel reads the page again in place.
+  await page.evaluate(() => document.getElementById("painel-hoje").dispatchEvent(new Event("atualizar")));
+  await page.waitForSelector("#painel-hoje[data-atualizado]", { timeout: 10000 });
+  check(await page.locator("#painel-atualizado").textContent() === "Atualizado automaticamente.", "the refresh is announced");
+  check(await maria.count() === 1, "after the refresh Maria is still listed");
+
+  const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(),
+    viewport: { width: 360, height: 800 }, locale: "pt-BR" });
+  const nojs = await plain.newPage();
+  await goto(nojs, "/empresa/?departamento=Vendas");
+  check(await nojs.locator("#painel-hoje .pessoas a", { hasText: employee.nome }).count() === 1, "without JavaScript the page shows the day");
+  await plain.close();
+
+  await goto(page, "/empresa/graficos");
+  check(await page.locator("svg[role=img]").count() === 5, "the month has five charts");
+  const vendas = page.locator("#tabela-horas tbody tr", { hasText: "Vendas" });
+  check(!(await vendas.isVisible()), "the data tables start closed");
+  await page.focus("section[aria-labelledby=g-horas-h] summary");
+  await page.keyboard.press("Enter");
+  check(await vendas.isVisible(), "Enter on the toggle shows the data table");
+  await capture(page, "empresa-graficos");
+
+  // The company's switch of the reminders: off, then on again.
+  await goto(page, "/empresa/lembretes");
+  await navigate(page, page.getByRole("button", { name: "Desligar os lembretes" }));
+  await expectNoError(page, "reminders off");
+  check((await page.locator("#estado-lembretes").textContent()).includes("desligados"), "the company's reminders are off");
+  await capture(page, "empresa-lembretes");
+  await navigate(page, page.getByRole("button", { name: "Ligar os lembretes" }));
+  check((await page.locator("#estado-lembretes").textContent()).includes("ligados:"), "the company's reminders are on again");
+}
+
+// employeeReminders: the reminders' opt-out link leads to a page where
+// the employee turns them off, and on again.
+async function employeeReminders(page) {
+  await goto(page, "/ponto/lembretes");
+  check((await page.locator("#estado-lembretes").textContent()).includes("Você recebe"), "reminders start on");
+  await navigate(page, page.getByRole("button", { name: "Não quero mais receber lembretes" }));
+  await expectNoError(page, "opt-out");
+  check((await page.locator("#estado-lembretes").textContent()).includes("não recebe"), "the opt-out is saved");
+  await capture(page, "funcionario-lembretes");
+  await navigate(page, page.getByRole("button", { name: "Voltar a receber lembretes" }));
+  check((await page.locator("#estado-lembretes").textContent()).includes("Você recebe"), "reminders are on again");
+}
+
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const { browser, stop } = await startChromium();
@@ -629,6 +699,8 @@ async function main() {
     await treatDays(company_.page);
     await closeAndAcknowledge(company_.page, emp.page);
     await hourBank(company_.page, emp.page);
+    await companyToday(company_.page, browser);
+    await employeeReminders(emp.page);
     log("ok");
   } finally {
     await stop();

@@ -118,6 +118,14 @@ func (c *Client) GetQuadro(ctx context.Context, empresaID int64, nome string) (Q
 	return out, err
 }
 
+// GetQuadroEmpresa reads company empresaID's active employees with their
+// departments' names and schedules: GET /internal/empresas/{empresaId}/quadro.
+func (c *Client) GetQuadroEmpresa(ctx context.Context, empresaID int64) (QuadroEmpresa, error) {
+	var out QuadroEmpresa
+	err := c.c.GetJSON(ctx, "/internal/empresas/"+strconv.FormatInt(empresaID, 10)+"/quadro", &out)
+	return out, err
+}
+
 // SetFoto sets (nil: clears) the employee's fotoProfile:
 // PUT /internal/funcionarios/{id}/foto → 204. Sent once, never retried.
 func (c *Client) SetFoto(ctx context.Context, id int64, fotoProfile *string) error {

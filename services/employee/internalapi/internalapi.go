@@ -162,6 +162,23 @@ type Membro struct {
 	FusoHorario *string `json:"fusoHorario"`
 }
 
+// QuadroEmpresa is the answer of the company roster route of
+// timekeeping's day at a glance: every active employee of the company as
+// Membro plus his department's name, and each of their schedules once.
+type QuadroEmpresa struct {
+	Funcionarios []MembroEmpresa `json:"funcionarios"`
+	// Escalas holds every schedule a member works on, once, by id order.
+	Escalas []Escala `json:"escalas"`
+}
+
+// MembroEmpresa is a Membro with his department's name ("" without one)
+// and his e-mail (timekeeping's reminders).
+type MembroEmpresa struct {
+	Membro
+	Departamento string `json:"departamento"`
+	Email        string `json:"email"`
+}
+
 // Foto is the body of PUT /internal/funcionarios/{id}/foto. The key is
 // required; null clears the photo.
 type Foto struct {

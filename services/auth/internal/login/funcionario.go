@@ -13,11 +13,11 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
 	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/codes"
-	"github.com/ponto/ponto/services/auth/internal/mail"
 	"github.com/ponto/ponto/services/auth/internal/ratelimit"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )

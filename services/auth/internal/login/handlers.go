@@ -11,11 +11,11 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/httpserver"
+	"github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
 	"github.com/ponto/ponto/services/auth/internal/clients/companybilling"
 	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/codes"
-	"github.com/ponto/ponto/services/auth/internal/mail"
 	"github.com/ponto/ponto/services/auth/internal/ratelimit"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )

@@ -36,6 +36,7 @@ func (h *Handlers) Internal(r fiber.Router) {
 	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
 	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
 	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", h.internalQuadro)
+	r.Get("/internal/empresas/:empresaId/quadro", h.internalQuadroEmpresa)
 }
 
 // internalByID is GET /internal/funcionarios/{funcionarioId}: the employee
@@ -190,6 +191,21 @@ func (h *Handlers) internalQuadro(c *fiber.Ctx) error {
 		return err
 	}
 	q.Departamento = d
+	return c.JSON(q)
+}
+
+// internalQuadroEmpresa serves timekeeping's day at a glance: every
+// active employee of company empresaId with his department's name, and
+// their schedules once each.
+func (h *Handlers) internalQuadroEmpresa(c *fiber.Ctx) error {
+	empresaID, err := request.ID(c, "empresaId")
+	if err != nil {
+		return err
+	}
+	q, err := h.store.QuadroEmpresa(c.UserContext(), empresaID)
+	if err != nil {
+		return err
+	}
 	return c.JSON(q)
 }
 

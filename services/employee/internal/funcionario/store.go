@@ -262,6 +262,41 @@ func (s *Store) Quadro(ctx context.Context, empresaID, departamentoID int64) (in
 	return q, nil
 }
 
+// QuadroEmpresa reads the company's active employees, by name, with
+// their departments' names, and their schedules, in one snapshot and one
+// round trip.
+func (s *Store) QuadroEmpresa(ctx context.Context, empresaID int64) (internalapi.QuadroEmpresa, error) {
+	var q internalapi.QuadroEmpresa
+	err := pgx.BeginTxFunc(ctx, s.db, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			b := &pgx.Batch{}
+			b.Queue(`SELECT f.id, f.nome, f.cargo, f.cpf, f.ativo, f.segmento, f.escala_trabalho_id,
+				to_char(f.data_admissao, 'YYYY-MM-DD'), f.fuso_horario, coalesce(d.nome, ''), f.email
+				FROM funcionarios f LEFT JOIN departamentos d ON d.id = f.departamento_id
+				WHERE f.empresa_id = $1 AND f.ativo ORDER BY f.nome, f.id`,
+				empresaID).Query(func(rows pgx.Rows) (err error) {
+				q.Funcionarios, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (internalapi.MembroEmpresa, error) {
+					var m internalapi.MembroEmpresa
+					err := row.Scan(&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento, &m.EscalaTrabalhoID,
+						&m.DataAdmissao, &m.FusoHorario, &m.Departamento, &m.Email)
+					return m, err
+				})
+				return err
+			})
+			b.Queue(escala.Select+`WHERE e.empresa_id = $1 AND e.id IN
+				(SELECT escala_trabalho_id FROM funcionarios WHERE empresa_id = $1 AND ativo)
+				ORDER BY e.id`, empresaID).Query(func(rows pgx.Rows) (err error) {
+				q.Escalas, err = pgx.CollectRows(rows, escala.Scan)
+				return err
+			})
+			return tx.SendBatch(ctx, b).Close()
+		})
+	if err != nil {
+		return internalapi.QuadroEmpresa{}, fmt.Errorf("funcionario: quadro da empresa: %w", err)
+	}
+	return q, nil
+}
+
 func scanMembro(row pgx.CollectableRow) (internalapi.Membro, error) {
 	var m internalapi.Membro
 	err := row.Scan(&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento, &m.EscalaTrabalhoID,

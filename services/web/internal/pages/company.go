@@ -20,7 +20,10 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	app.Get("/empresa/entrar", p.companyLoginForm)
 	app.Post("/empresa/entrar", p.companyLogin)
 	g := app.Group("/empresa", requireRole(session.RoleEmpresa, "/empresa/entrar"))
-	g.Get("/", p.dashboard)
+	g.Get("/", p.companyToday)
+	g.Get("/graficos", p.charts)
+	g.Get("/lembretes", p.companyRemindersPage)
+	g.Post("/lembretes", p.setCompanyReminders)
 	g.Get("/configuracoes", p.settings)
 	g.Post("/configuracoes", p.saveSettings)
 	g.Get("/banco-horas", p.hourBankPolicy)
@@ -114,16 +117,6 @@ func (p *Pages) companySignIn(c *fiber.Ctx, form map[string]string, page string)
 		}
 	}
 	return c.Redirect("/empresa", http.StatusSeeOther)
-}
-
-type dashboardView struct{ Pendentes string }
-
-func (p *Pages) dashboard(c *fiber.Ctx) error {
-	var pend page
-	if err := p.get(c, "/registropontos/ajustes?status=pendente&tamanho=1", &pend); err != nil {
-		return p.fail(c, err)
-	}
-	return p.render(c, http.StatusOK, "empresa.html", view{Title: "Painel da empresa", Nav: "painel", Data: dashboardView{pend.Total.String()}})
 }
 
 // all reads every item of a paginated list (bounded: the pickers of the

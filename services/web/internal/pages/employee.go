@@ -45,6 +45,8 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g.Get("/esquecida", p.forgottenForm)
 	g.Post("/esquecida", p.askInclusion)
 	g.Get("/perfil", p.profile)
+	g.Get("/lembretes", p.myReminders)
+	g.Post("/lembretes", p.setMyReminders)
 	g.Post("/foto", p.uploadPhoto)
 	g.Get("/foto", p.photo)
 	g.Get("/espelho", p.myTimesheet)
@@ -170,6 +172,7 @@ type clockView struct {
 	Hoje        []record
 	ProximoTipo string
 	Chave       string
+	Semana      weekView
 }
 
 func (p *Pages) clockPage(c *fiber.Ctx) error {
@@ -178,8 +181,12 @@ func (p *Pages) clockPage(c *fiber.Ctx) error {
 	if err := p.get(c, "/registropontos/me?inicio="+d+"&fim="+d+"&tamanho=100", &today); err != nil {
 		return p.fail(c, err)
 	}
+	semana, err := p.week(c, sess(c).FuncionarioID, p.clock.Today(location(p.tz(c))))
+	if err != nil {
+		return p.fail(c, err)
+	}
 	return p.render(c, http.StatusOK, "ponto.html", view{Title: "Registrar ponto", Nav: "ponto", Data: clockView{
-		TZ: p.tz(c), Hoje: today.Itens, ProximoTipo: nextTipo(today.Itens), Chave: session.RandomToken(),
+		TZ: p.tz(c), Hoje: today.Itens, ProximoTipo: nextTipo(today.Itens), Chave: session.RandomToken(), Semana: semana,
 	}})
 }
 

@@ -156,6 +156,36 @@
     });
   }
 
+  // ---- the Today page refreshes itself ----------------------------------
+  // Every data-atualizar seconds (and on an "atualizar" event) the page is
+  // read again and the panel's contents swapped, unless the keyboard is
+  // inside it (the swap would lose the focus) or the tab is hidden.
+  var painel = document.getElementById("painel-hoje");
+  if (painel && window.DOMParser) {
+    var refresh = function () {
+      if (document.hidden || painel.contains(document.activeElement)) { return; }
+      fetch(window.location.href, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } })
+        .then(function (r) {
+          if (!r.ok || r.redirected) { throw new Error("status " + r.status); }
+          return r.text();
+        })
+        .then(function (html) {
+          var novo = new DOMParser().parseFromString(html, "text/html").getElementById("painel-hoje");
+          if (!novo) { return; }
+          painel.innerHTML = novo.innerHTML;
+          painel.setAttribute("data-atualizado", String(Date.now()));
+          var st = document.getElementById("painel-atualizado");
+          if (st) { st.textContent = "Atualizado automaticamente."; }
+        })
+        .catch(function () {
+          var st = document.getElementById("painel-atualizado");
+          if (st) { st.textContent = "Sem conexão: mostrando a última situação lida."; }
+        });
+    };
+    painel.addEventListener("atualizar", refresh);
+    setInterval(refresh, (parseInt(painel.getAttribute("data-atualizar"), 10) || 60) * 1000);
+  }
+
   // ---- confirmations ----------------------------------------------------
   document.querySelectorAll("form.confirmar").forEach(function (f) {
     f.addEventListener("submit", function (ev) {

@@ -21,10 +21,11 @@ const (
 	TLSNone          = "none"          // plain text: a relay on localhost or tests only
 )
 
-// SMTPConfig is read from AUTH_SMTP_*. An empty Addr selects the log sink.
+// SMTPConfig is read from a service's <PREFIX>_SMTP_* (AUTH_SMTP_*,
+// LEMBRETES_SMTP_*). An empty Addr selects the log sink.
 type SMTPConfig struct {
 	Addr     string        `conf:"help:host:port of the SMTP server; empty writes e-mails to the log (local development only)"`
-	From     string        `conf:"default:ponto <nao-responda@ponto.local>,help:sender of the login-code e-mails"`
+	From     string        `conf:"default:ponto <nao-responda@ponto.local>,help:sender of the e-mails"`
 	Username string        `conf:"help:SMTP AUTH user; empty sends without authentication"`
 	Password string        `conf:"mask"`
 	TLS      string        `conf:"default:starttls,help:starttls or tls or opportunistic or none"`

@@ -1,6 +1,7 @@
-// Package mail delivers auth's e-mails (the employees' login codes): over
-// SMTP in every real environment, or to the log in local development when
-// no SMTP server is configured.
+// Package mail is ponto's one SMTP sender: auth's login codes and
+// timekeeping's reminders go out through it, over SMTP in every real
+// environment, or to the log in local development when no SMTP server is
+// configured.
 package mail
 
 import (
@@ -21,8 +22,8 @@ type Sender interface {
 }
 
 // LogSink writes messages to the log instead of sending them. It is for
-// local development only (AUTH_SMTP_ADDR empty): the log then holds live
-// login codes.
+// local development only (the service's SMTP address empty): the log then
+// holds what was meant for a mailbox, login codes included.
 type LogSink struct {
 	Log *slog.Logger
 }
@@ -30,7 +31,7 @@ type LogSink struct {
 // Send logs m at warning level, so it shows at any log level and stands
 // out as something production must never do.
 func (s LogSink) Send(ctx context.Context, m Message) error {
-	s.Log.WarnContext(ctx, "mail: no SMTP configured (AUTH_SMTP_ADDR empty), e-mail written to the log: local development only",
+	s.Log.WarnContext(ctx, "mail: no SMTP configured, e-mail written to the log: local development only",
 		"to", m.To, "subject", m.Subject, "body", m.Body)
 	return nil
 }

@@ -1,0 +1,39 @@
+package employee
+
+import (
+	"context"
+
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
+)
+
+// Empresa is a company's roster as the day at a glance reads it: its
+// active employees by name, each one's department name (parallel, ""
+// without one), and each of their schedules once, by id.
+type Empresa struct {
+	Funcionarios  []Funcionario
+	Departamentos []string
+	Escalas       map[int64]Escala
+}
+
+// Empresa returns company empresaID's active employees.
+func (c *Client) Empresa(ctx context.Context, empresaID int64) (Empresa, error) {
+	out, err := c.api.GetQuadroEmpresa(ctx, empresaID)
+	if err != nil {
+		return Empresa{}, err
+	}
+	e := Empresa{Funcionarios: make([]Funcionario, len(out.Funcionarios)),
+		Departamentos: make([]string, len(out.Funcionarios)), Escalas: make(map[int64]Escala, len(out.Escalas))}
+	for _, s := range out.Escalas {
+		e.Escalas[s.ID] = Escala(s)
+	}
+	for i, m := range out.Funcionarios {
+		f := Funcionario{Funcionario: employeeapi.Funcionario{ID: m.ID, Nome: m.Nome, Cargo: m.Cargo, CPF: m.CPF,
+			Ativo: m.Ativo, Segmento: m.Segmento, EscalaTrabalhoID: m.EscalaTrabalhoID, DataAdmissao: m.DataAdmissao,
+			FusoHorario: m.FusoHorario, EmpresaID: empresaID, Email: m.Email}}
+		if s, ok := e.Escalas[m.EscalaTrabalhoID]; ok {
+			f.Escala = &s
+		}
+		e.Funcionarios[i], e.Departamentos[i] = f, m.Departamento
+	}
+	return e, nil
+}

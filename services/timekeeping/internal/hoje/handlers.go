@@ -1,0 +1,246 @@
+package hoje
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/domainerr"
+	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/signature"
+	"github.com/ponto/ponto/services/timekeeping/chainaudit"
+	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/request"
+)
+
+// Handlers serve the day at a glance.
+type Handlers struct {
+	Store      *Store
+	Relatorios *relatorio.Store
+	Employees  *employee.Client
+	Zones      *fuso.Zones
+	Clock      *clock.Clock
+	// Signer is the signing certificate's holder, nil without one.
+	Signer *signature.Signer
+
+	// days keeps each company's pending days (odd punches, alerts) of
+	// the open period for pendingTTL: reading weeks of punches on every
+	// refresh would cost far more than the day itself, and those days
+	// change only when someone treats them.
+	days     *expirable.LRU[string, pendingDays]
+	daysOnce sync.Once
+}
+
+// pendingTTL is how long the open period's pending days are reused.
+const pendingTTL = time.Minute
+
+// pendingDays are the open period's lists.
+type pendingDays struct{ impares, alertas []DiaPendente }
+
+// Public mounts the company route on r, which must already verify the
+// token.
+func (h *Handlers) Public(r fiber.Router) {
+	r.Get("/registropontos/hoje", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.get)
+}
+
+// get is GET /registropontos/hoje?departamento=: 200 Hoje for the
+// caller's company (its listed employees: the department's, any case,
+// or all).
+func (h *Handlers) get(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	dep := c.Query("departamento")
+	if utf8.RuneCountInString(dep) > 100 || !utf8.ValidString(dep) {
+		return domainerr.InvalidField("departamento", "informe um departamento de até 100 caracteres")
+	}
+	out, err := h.Build(c.UserContext(), caller.EmpresaID, dep)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// Build computes company empresaID's day at a glance now, for department
+// dep ("" for all): the roster, the summary and the chain audit read at
+// once, then today's facts and the open period's (reused, see
+// pendingDays) at once; nothing per employee.
+func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje, error) {
+	zone, err := h.Zones.Empresa(ctx, empresaID)
+	if err != nil {
+		return Hoje{}, err
+	}
+	now, hoje := h.Clock.Now(), h.Clock.Today(zone)
+	mes := time.Date(hoje.Year(), hoje.Month(), 1, 0, 0, 0, 0, zone)
+	var (
+		roster employee.Empresa
+		r      resumo
+		cadeia chainaudit.Estado
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { roster, err = h.Employees.Empresa(gctx, empresaID); return err })
+	g.Go(func() (err error) { r, err = h.Store.read(gctx, empresaID, mes); return err })
+	g.Go(func() (err error) { cadeia, err = chainaudit.Read(gctx, h.Store.db, empresaID); return err })
+	if err := g.Wait(); err != nil {
+		return Hoje{}, err
+	}
+	membros, funcs, err := listed(roster, dep, zone)
+	if err != nil {
+		return Hoje{}, err
+	}
+	escalas, err := relatorio.EscalasOf(roster.Escalas)
+	if err != nil {
+		return Hoje{}, err
+	}
+	out := Hoje{Data: hoje.Format(time.DateOnly), Agora: clock.FormatISO(now), FusoHorario: zone.String(),
+		Funcionarios: make([]Pessoa, 0, len(membros)), Saude: h.health(cadeia, r)}
+	if dep != "" {
+		out.Departamento = &dep
+	}
+	g, gctx = errgroup.WithContext(ctx)
+	g.Go(func() error { return h.today(gctx, empresaID, hoje, now, membros, funcs, escalas, &out) })
+	g.Go(func() (err error) {
+		out.Pendencias, err = h.pending(gctx, empresaID, hoje, r, membros, funcs, escalas)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return Hoje{}, err
+	}
+	out.Contagens = Count(out.Funcionarios)
+	return out, nil
+}
+
+// listed are roster's employees of department dep, as Membro and as the
+// report reads them.
+func listed(roster employee.Empresa, dep string, zone *time.Location) ([]Membro, []employee.Funcionario, error) {
+	var membros []Membro
+	var funcs []employee.Funcionario
+	for i, f := range roster.Funcionarios {
+		if !inDepartamento(roster.Departamentos[i], dep) {
+			continue
+		}
+		loc := zone
+		if z := f.FusoHorario; z != nil && *z != "" {
+			l, err := fuso.Load(*z)
+			if err != nil {
+				return nil, nil, domainerr.BadDependency("employee", err)
+			}
+			loc = l
+		}
+		var e *core.Escala
+		if f.Escala != nil {
+			e = f.Escala.Core()
+		}
+		membros = append(membros, Membro{ID: f.ID, Nome: f.Nome, Departamento: roster.Departamentos[i], Escala: e, Zona: loc})
+		funcs = append(funcs, f)
+	}
+	return membros, funcs, nil
+}
+
+// today places every listed employee from one read of today's facts.
+func (h *Handlers) today(ctx context.Context, empresaID int64, hoje, now time.Time, membros []Membro,
+	funcs []employee.Funcionario, escalas map[int64]*core.Escala, out *Hoje) error {
+	fatos, err := h.Relatorios.Fatos(ctx, relatorio.NewParams(empresaID, hoje, hoje, funcs, escalas))
+	if err != nil {
+		return err
+	}
+	data := hoje.Format(time.DateOnly)
+	for i, days := range fatos.Each(nil) {
+		var dia *relatorio.Dia
+		for j := range days {
+			if days[j].Data == data {
+				dia = &days[j]
+			}
+		}
+		out.Funcionarios = append(out.Funcionarios, Situacao(membros[i], hoje, now, dia))
+	}
+	return nil
+}
+
+// pending lists the open period's odd days and alerts (one read of its
+// facts, up to yesterday) and who has not acknowledged the closed month.
+func (h *Handlers) pending(ctx context.Context, empresaID int64, hoje time.Time, r resumo, membros []Membro,
+	funcs []employee.Funcionario, escalas map[int64]*core.Escala) (Pendencias, error) {
+	inicio := hoje.AddDate(0, 0, -maxAberto)
+	if !r.fimFechado.IsZero() && r.fimFechado.AddDate(0, 0, 1).After(inicio) {
+		inicio = r.fimFechado.AddDate(0, 0, 1)
+	}
+	p := Pendencias{Ajustes: r.ajustes, Solicitacoes: r.solicitacoes, PeriodoAberto: inicio.Format(time.DateOnly),
+		DiasImpares: []DiaPendente{}, Alertas: []DiaPendente{}, SemCiencia: []Nome{}}
+	if ontem := hoje.AddDate(0, 0, -1); !inicio.After(ontem) && len(funcs) > 0 {
+		d, err := h.pendingDays(ctx, empresaID, inicio, ontem, membros, funcs, escalas)
+		if err != nil {
+			return Pendencias{}, err
+		}
+		p.DiasImpares, p.Alertas = d.impares, d.alertas
+	}
+	if !r.mesFechado.IsZero() {
+		m := r.mesFechado.Format("2006-01")
+		p.MesFechado = &m
+		for _, mb := range membros {
+			if !r.cientes[mb.ID] && len(p.SemCiencia) < maxLista {
+				p.SemCiencia = append(p.SemCiencia, Nome{ID: mb.ID, Nome: mb.Nome})
+			}
+		}
+	}
+	return p, nil
+}
+
+// pendingDays reads the odd days and alerts of [inicio, ontem] for the
+// listed employees (one read of their facts), or reuses those read less
+// than pendingTTL ago for the same company, employees and period.
+func (h *Handlers) pendingDays(ctx context.Context, empresaID int64, inicio, ontem time.Time, membros []Membro,
+	funcs []employee.Funcionario, escalas map[int64]*core.Escala) (pendingDays, error) {
+	h.daysOnce.Do(func() { h.days = expirable.NewLRU[string, pendingDays](1024, nil, pendingTTL) })
+	key := fmt.Sprintf("%d|%s|%s|%d|%d", empresaID, inicio.Format(time.DateOnly), ontem.Format(time.DateOnly),
+		len(funcs), idsSum(funcs))
+	if d, ok := h.days.Get(key); ok {
+		return d, nil
+	}
+	params := relatorio.NewParams(empresaID, inicio, ontem, funcs, escalas)
+	fatos, err := h.Relatorios.Fatos(ctx, params)
+	if err != nil {
+		return pendingDays{}, err
+	}
+	p := Pendencias{DiasImpares: []DiaPendente{}, Alertas: []DiaPendente{}}
+	for i, days := range fatos.Each(nil) {
+		relatorio.ComputeDays(days, params)
+		for j := range days {
+			p.Pendente(membros[i], &days[j])
+		}
+	}
+	d := pendingDays{impares: p.DiasImpares, alertas: p.Alertas}
+	h.days.Add(key, d)
+	return d, nil
+}
+
+// idsSum tells one list of employees from another in a cache key.
+func idsSum(funcs []employee.Funcionario) int64 {
+	var n int64
+	for i, f := range funcs {
+		n += int64(i+1) * f.ID
+	}
+	return n
+}
+
+// health is the records' health: the last chain audit, the
+// certificate's days left, the month's unavailability events.
+func (h *Handlers) health(cadeia chainaudit.Estado, r resumo) Saude {
+	s := Saude{Cadeia: cadeia, EventosIndisponibilidade: r.indisponibilidades}
+	if h.Signer != nil {
+		d := int(h.Signer.DaysLeft())
+		s.CertificadoDiasRestantes = &d
+	}
+	return s
+}
