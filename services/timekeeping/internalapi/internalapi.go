@@ -18,6 +18,13 @@ const (
 	FuncionarioIncluido = "funcionario.incluido"
 	FuncionarioAlterado = "funcionario.alterado"
 	FuncionarioExcluido = "funcionario.excluido"
+	// FuncionarioTransferido moves an employee to another establishment
+	// of his company (Funcionario.EstabelecimentoAnteriorID is the old).
+	FuncionarioTransferido = "funcionario.transferido"
+	// EstabelecimentoIncluido and EstabelecimentoAlterado are an
+	// establishment created or changed (AFD type 2 of its own chain).
+	EstabelecimentoIncluido = "estabelecimento.incluido"
+	EstabelecimentoAlterado = "estabelecimento.alterado"
 )
 
 // CodeForaDeOrdem is the code of the 409 that refuses an event out of
@@ -49,6 +56,21 @@ type Evento struct {
 type Payload struct {
 	Funcionario *Funcionario `json:"funcionario,omitempty"`
 	Empresa     *Empresa     `json:"empresa,omitempty"`
+	// Estabelecimento is the establishment of an estabelecimento.* event
+	// (its Empresa is the type-2 data as it applies to it).
+	Estabelecimento *Estabelecimento `json:"estabelecimento,omitempty"`
+}
+
+// Estabelecimento is an establishment of the company: each has its own
+// NSR sequence (Anexo IX item 6).
+type Estabelecimento struct {
+	ID        int64 `json:"id"`
+	Principal bool  `json:"principal"`
+	// Tipo is "cnpj", "caepf" or "cno"; Numero its digits, unmasked.
+	Tipo   string `json:"tipo"`
+	Numero string `json:"numero"`
+	Nome   string `json:"nome"`
+	Ativo  bool   `json:"ativo"`
 }
 
 // Funcionario is an employee event's employee (AFD type 5).
@@ -56,6 +78,12 @@ type Funcionario struct {
 	ID   int64  `json:"id"`
 	Nome string `json:"nome"`
 	CPF  string `json:"cpf"`
+	// EstabelecimentoID is his establishment; 0 is the company's
+	// principal one.
+	EstabelecimentoID int64 `json:"estabelecimentoId"`
+	// EstabelecimentoAnteriorID is, in funcionario.transferido only, the
+	// establishment he left (0: the principal).
+	EstabelecimentoAnteriorID *int64 `json:"estabelecimentoAnteriorId,omitempty"`
 }
 
 // Empresa is a company event's employer identification (AFD type 2).
