@@ -8,6 +8,7 @@ require (
 	github.com/ponto/ponto/pkg v0.0.0
 	github.com/ponto/ponto/services/auth/internalapi v0.0.0
 	github.com/ponto/ponto/services/company-billing/internalapi v0.0.0
+	github.com/ponto/ponto/services/employee/internalapi v0.0.0
 	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 	github.com/stripe/stripe-go/v76 v76.25.0
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
@@ -30,6 +31,7 @@ require (
 	github.com/go-redis/redis_rate/v10 v10.0.1 // indirect
 	github.com/gofiber/contrib/otelfiber/v2 v2.1.1 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.31.0 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
@@ -101,5 +103,7 @@ replace github.com/ponto/ponto/pkg => ../../pkg
 replace github.com/ponto/ponto/services/auth/internalapi => ../auth/internalapi
 
 replace github.com/ponto/ponto/services/company-billing/internalapi => ./internalapi
+
+replace github.com/ponto/ponto/services/employee/internalapi => ../employee/internalapi
 
 replace github.com/ponto/ponto/services/timekeeping/internalapi => ../timekeeping/internalapi

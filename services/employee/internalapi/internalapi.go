@@ -57,6 +57,9 @@ type Funcionario struct {
 	EscalaTrabalhoID int64  `json:"escalaTrabalhoId"`
 	DepartamentoID   *int64 `json:"departamentoId"`
 	Segmento         *int   `json:"segmento"`
+	// EstabelecimentoID is his establishment (company-billing's); 0 is
+	// his company's principal one.
+	EstabelecimentoID int64 `json:"estabelecimentoId"`
 }
 
 // FuncionarioComEscala is the employee view with his work schedule, as
@@ -169,4 +172,11 @@ type Foto struct {
 // The key is required; null clears the hash.
 type CodeVerify struct {
 	CodeVerify *string `json:"codeVerify"`
+}
+
+// Ativos is the answer of
+// GET /internal/empresas/{empresaId}/estabelecimentos/{estabelecimentoId}/ativos:
+// how many active employees the establishment has.
+type Ativos struct {
+	Ativos int `json:"ativos"`
 }

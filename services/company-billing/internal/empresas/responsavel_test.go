@@ -115,7 +115,7 @@ func TestResponsavelRefusedWithNothingWritten(t *testing.T) {
 	}
 	e.responsavelEverywhere(t, id, nil)
 	e.zoneEverywhere(t, id, "America/Sao_Paulo") // nothing of the body applied
-	if evs := e.events(t, id); len(evs) != 1 {
+	if evs := e.events(t, id); len(evs) != 2 {   // empresa.incluida, estabelecimento.incluido
 		t.Fatalf("events after a refused change: %+v", evs)
 	}
 }
@@ -141,10 +141,13 @@ func TestREPEventsOfACompany(t *testing.T) {
 		i.Responsavel = &timekeepingapi.Responsavel{Nome: nome, CPF: cpf}
 		return i
 	}
+	// The principal establishment's event carries the company's
+	// identification as it is (no address yet).
 	want := []repEvent{
 		{1, timekeepingapi.EmpresaIncluida, ident},
-		{2, timekeepingapi.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
-		{3, timekeepingapi.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
+		{2, timekeepingapi.EstabelecimentoIncluido, ident},
+		{3, timekeepingapi.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
+		{4, timekeepingapi.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
 	}
 	if got := e.events(t, id); !eventsEqual(got, want) {
 		t.Fatalf("events %+v\nwant %+v", got, want)
@@ -162,8 +165,8 @@ func TestREPEventsOfACompany(t *testing.T) {
 		t.Fatalf("blocked: %d %s", a.status, a.raw)
 	}
 	var total int
-	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM outbox_eventos`).Scan(&total); err != nil || total != 3 {
-		t.Fatalf("%d events in all (%v); want 3", total, err)
+	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM outbox_eventos`).Scan(&total); err != nil || total != 4 {
+		t.Fatalf("%d events in all (%v); want 4", total, err)
 	}
 
 	// The relay carries them to timekeeping in order.
@@ -175,12 +178,12 @@ func TestREPEventsOfACompany(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := outboxtest.Of(rcv.Applied(), id)
-	if !slices.Equal(got, []string{"1:empresa.incluida", "2:empresa.alterada", "3:empresa.alterada"}) {
+	if !slices.Equal(got, []string{"1:empresa.incluida", "2:estabelecimento.incluido", "3:empresa.alterada", "4:empresa.alterada"}) {
 		t.Fatalf("applied %v", got)
 	}
-	last, _ := json.Marshal(rcv.Applied()[2]["empresa"])
+	last, _ := json.Marshal(rcv.Applied()[3]["empresa"])
 	var sent timekeepingapi.Empresa
-	if err := json.Unmarshal(last, &sent); err != nil || !reflect.DeepEqual(sent, want[2].Empresa) {
+	if err := json.Unmarshal(last, &sent); err != nil || !reflect.DeepEqual(sent, want[3].Empresa) {
 		t.Fatalf("sent empresa %s (%v)", last, err)
 	}
 }
