@@ -36,6 +36,25 @@ func (h *Handlers) Internal(r fiber.Router) {
 	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
 	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
 	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", h.internalQuadro)
+	r.Get("/internal/empresas/:empresaId/estabelecimentos/:estabelecimentoId/ativos", h.internalAtivos)
+}
+
+// internalAtivos is company-billing's check before it deactivates an
+// establishment: {"ativos": n}, its company's active employees in it.
+func (h *Handlers) internalAtivos(c *fiber.Ctx) error {
+	empresaID, err := request.ID(c, "empresaId")
+	if err != nil {
+		return err
+	}
+	estabelecimentoID, err := request.ID(c, "estabelecimentoId")
+	if err != nil {
+		return err
+	}
+	n, err := h.store.AtivosNoEstabelecimento(c.UserContext(), empresaID, estabelecimentoID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(internalapi.Ativos{Ativos: n})
 }
 
 // internalByID is GET /internal/funcionarios/{funcionarioId}: the employee
