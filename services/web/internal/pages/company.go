@@ -45,6 +45,7 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g.Get("/relatorio.csv", p.reportCSV)
 	g.Get("/espelhos", p.timesheets)
 	p.treatmentRoutes(g)
+	p.establishmentRoutes(g)
 	g.Post("/solicitacoes/:id<int>/:decisao<regex(^(aprovar|reprovar)$)>", p.decideInclusionRequest)
 	g.Get("/espelho.pdf", p.timesheetPDF)
 	g.Get("/afd", p.afdForm)
