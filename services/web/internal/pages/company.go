@@ -144,9 +144,12 @@ type employeesView struct {
 	Total         string
 	Departamentos []record
 	Escalas       []record
-	Pagina        int
-	Proxima       string
-	Anterior      string
+	// Estabelecimentos are the company's active establishments, for the
+	// new employee's (the principal first).
+	Estabelecimentos []record
+	Pagina           int
+	Proxima          string
+	Anterior         string
 }
 
 // employees lists the company's employees, of a department and segment
@@ -211,7 +214,7 @@ func withFilters(q url.Values, form map[string]string) string {
 	return q.Encode()
 }
 
-var employeeFields = []string{"nome", "email", "cpf", "dataNascimento", "cargo", "telefone", "escalaTrabalhoId", "departamentoId", "segmento", "fusoHorario"}
+var employeeFields = []string{"nome", "email", "cpf", "dataNascimento", "cargo", "telefone", "escalaTrabalhoId", "departamentoId", "segmento", "fusoHorario", "estabelecimentoId"}
 
 func (p *Pages) employeeForm(c *fiber.Ctx) error {
 	return p.employeeFormWith(c, http.StatusOK, map[string]string{}, nil)
@@ -226,8 +229,12 @@ func (p *Pages) employeeFormWith(c *fiber.Ctx, status int, form map[string]strin
 	if err != nil {
 		return p.fail(c, err)
 	}
+	ests, err := p.activeEstablishments(c)
+	if err != nil {
+		return p.fail(c, err)
+	}
 	return p.render(c, status, "funcionario-novo.html", view{Title: "Novo funcionário", Nav: "funcionarios", Form: form, Err: e,
-		Data: employeesView{Departamentos: deps, Escalas: escalas}})
+		Data: employeesView{Departamentos: deps, Escalas: escalas, Estabelecimentos: ests}})
 }
 
 // createEmployee posts the form to the API; numbers are sent as numbers,
@@ -242,7 +249,7 @@ func (p *Pages) createEmployee(c *fiber.Ctx) error {
 		body["fusoHorario"] = form["fusoHorario"]
 	}
 	bad := map[string]string{}
-	for _, k := range []string{"escalaTrabalhoId", "departamentoId", "segmento"} {
+	for _, k := range []string{"escalaTrabalhoId", "departamentoId", "segmento", "estabelecimentoId"} {
 		if form[k] == "" {
 			continue
 		}

@@ -69,3 +69,19 @@ func (p *Pages) deactivateEstablishment(c *fiber.Ctx) error {
 	}
 	return c.Redirect("/empresa/estabelecimentos?ok=desativado", http.StatusSeeOther)
 }
+
+// activeEstablishments lists the company's active establishments, the
+// principal first, for the new employee's form.
+func (p *Pages) activeEstablishments(c *fiber.Ctx) ([]record, error) {
+	var list []record
+	if err := p.get(c, establishmentsPath, &list); err != nil {
+		return nil, err
+	}
+	active := list[:0]
+	for _, e := range list {
+		if e["ativo"] == true {
+			active = append(active, e)
+		}
+	}
+	return active, nil
+}
