@@ -371,3 +371,33 @@ func TestCompanyChangeReachesItsEstablishments(t *testing.T) {
 		t.Fatalf("events (-want +got):\n%s", diff)
 	}
 }
+
+// A blocked company changes none of its establishments: 403, nothing
+// stored, no event.
+func TestBlockedCompanyTouchesNoEstablishment(t *testing.T) {
+	e := newEnv(t)
+	id := e.mustRegister(t, 0)
+	_, branch := e.est(t, http.MethodPost, "", id, map[string]any{"tipo": "cno", "numero": "115830024985", "nome": "Obra", "endereco": "Av. C"})
+	if s := do(t, http.MethodPut, e.public+"/admin/empresas/"+strconv.FormatInt(id, 10)+"/bloquear", nil, bearer(e.iss.Admin(t))).status; s != http.StatusOK {
+		t.Fatalf("block: %d", s)
+	}
+	before := len(e.allEvents(t, id))
+	for _, tc := range []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodGet, "", nil},
+		{http.MethodPost, "", map[string]any{"tipo": "cno", "numero": "115830024993", "nome": "Outra", "endereco": "Rua D"}},
+		{http.MethodPatch, "/" + strconv.FormatInt(branch.ID, 10), map[string]any{"nome": "Renomeada"}},
+	} {
+		if a, _ := e.est(t, tc.method, tc.path, id, tc.body); a.status != http.StatusForbidden || a.code() != "empresa_bloqueada" {
+			t.Errorf("%s %s: %d %s; want 403 empresa_bloqueada", tc.method, tc.path, a.status, a.raw)
+		}
+	}
+	if n := e.count(t, "estabelecimentos"); n != 2 {
+		t.Fatalf("%d establishments; want 2", n)
+	}
+	if n := len(e.allEvents(t, id)); n != before {
+		t.Fatalf("%d events after refused changes; want %d", n, before)
+	}
+}
