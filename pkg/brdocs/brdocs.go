@@ -89,3 +89,46 @@ func cpfWeights(first int) []int {
 func allSame(s string) bool {
 	return strings.Count(s, s[:1]) == len(s)
 }
+
+// plainCNPJ is a CNPJ without its mask: twelve digits or upper case
+// letters, then the two check digits.
+var plainCNPJ = regexp.MustCompile(`^[0-9A-Z]{12}\d{2}$`)
+
+// ValidPlainCNPJ reports whether s is a CNPJ without its mask
+// ("11222333000181") whose check digits are right.
+func ValidPlainCNPJ(s string) bool { return plainCNPJ.MatchString(s) && cnpj.valid(FormatCNPJ(s)) }
+
+// FormatCNPJ writes a 14-character unmasked CNPJ in its mask
+// (##.###.###/####-##); anything else is returned as it is.
+func FormatCNPJ(s string) string {
+	if len(s) != 14 {
+		return s
+	}
+	return s[:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:]
+}
+
+// CNPJRoot is the first eight characters of a CNPJ, masked or not: the
+// company's root, which every establishment of it shares.
+func CNPJRoot(s string) string {
+	p := Plain(s)
+	if len(p) < 8 {
+		return p
+	}
+	return p[:8]
+}
+
+// The CAEPF (Cadastro de Atividade Econômica da Pessoa Física, 14 digits)
+// and the CNO (Cadastro Nacional de Obras, 12 digits) are checked for
+// their length and digits only: the Receita Federal's text defining their
+// check digits was not at hand, and a guessed algorithm would refuse real
+// numbers.
+var (
+	plainCAEPF = regexp.MustCompile(`^\d{14}$`)
+	plainCNO   = regexp.MustCompile(`^\d{12}$`)
+)
+
+// ValidCAEPF reports whether s is 14 digits, not all the same.
+func ValidCAEPF(s string) bool { return plainCAEPF.MatchString(s) && !allSame(s) }
+
+// ValidCNO reports whether s is 12 digits, not all the same.
+func ValidCNO(s string) bool { return plainCNO.MatchString(s) && !allSame(s) }

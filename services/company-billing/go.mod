@@ -9,6 +9,7 @@ require (
 	github.com/ponto/ponto/pkg v0.0.0
 	github.com/ponto/ponto/services/auth/internalapi v0.0.0
 	github.com/ponto/ponto/services/company-billing/internalapi v0.0.0
+	github.com/ponto/ponto/services/employee/internalapi v0.0.0
 	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 	github.com/stripe/stripe-go/v76 v76.25.0
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
@@ -102,5 +103,7 @@ replace github.com/ponto/ponto/pkg => ../../pkg
 replace github.com/ponto/ponto/services/auth/internalapi => ../auth/internalapi
 
 replace github.com/ponto/ponto/services/company-billing/internalapi => ./internalapi
+
+replace github.com/ponto/ponto/services/employee/internalapi => ../employee/internalapi
 
 replace github.com/ponto/ponto/services/timekeeping/internalapi => ../timekeeping/internalapi

@@ -14,9 +14,11 @@ import (
 	"github.com/ponto/ponto/pkg/svcclient"
 	authapi "github.com/ponto/ponto/services/auth/internalapi"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
+	"github.com/ponto/ponto/services/company-billing/internal/estabelecimentos"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 	"github.com/ponto/ponto/services/company-billing/internal/webhooks"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
@@ -45,6 +47,9 @@ type Config struct {
 	// AuthInternalURL is auth's internal API, called to revoke the tokens
 	// of a blocked company.
 	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081"`
+	// EmployeeInternalURL is employee's internal API, asked how many
+	// active employees an establishment has before it is deactivated.
+	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
 	// RegistrationRate is each client address's budget of POST /empresas,
 	// which creates a Stripe customer and subscription each time.
 	RegistrationRate ratelimit.Rate `conf:"env:RATE_REGISTRATION,default:20/min,help:company registrations per client IP (N/s, N/min or N/h)"`
@@ -101,7 +106,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// only (with a 502), and taking the pods out would fail every route.
 	srv := deps.Server(name, cfg.HTTP, log)
 	srv.Public.Use("/webhooks", webhookLimit)
-	mountRoutes(srv, deps.Verifier, deps.DB, companies, webhooks.New(cfg.Stripe.WebhookSecret, deps.DB, log))
+	establishments := &estabelecimentos.Handlers{Store: estabelecimentos.NewStore(deps.DB),
+		Funcionarios: employeeapi.New(string(cfg.EmployeeInternalURL)), Log: log}
+	mountRoutes(srv, deps.Verifier, deps.DB, companies, establishments, webhooks.New(cfg.Stripe.WebhookSecret, deps.DB, log))
 
 	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
 	return srv.Run(ctx)

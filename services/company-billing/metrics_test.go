@@ -14,6 +14,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	authapi "github.com/ponto/ponto/services/auth/internalapi"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
+	"github.com/ponto/ponto/services/company-billing/internal/estabelecimentos"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 	"github.com/ponto/ponto/services/company-billing/internal/stripetest"
@@ -50,7 +51,8 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 		RequestTimeout: 10 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
 		BodyLimit: 1 << 20,
 	}, log)
-	mountRoutes(srv, iss.NewVerifier(t), db, companies, webhooks.New("whsec_teste", db, log))
+	establishments := &estabelecimentos.Handlers{Store: estabelecimentos.NewStore(db), Log: log}
+	mountRoutes(srv, iss.NewVerifier(t), db, companies, establishments, webhooks.New("whsec_teste", db, log))
 	r := servertest.Start(t, srv)
 
 	r.CheckMetricsAfterBurst(t, nil)

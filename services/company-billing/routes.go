@@ -7,6 +7,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/services/company-billing/internal/empresas"
+	"github.com/ponto/ponto/services/company-billing/internal/estabelecimentos"
 	"github.com/ponto/ponto/services/company-billing/internal/webhooks"
 )
 
@@ -23,15 +24,25 @@ import (
 //	PUT  /admin/empresas/{empresaId}/bloquear       admin      empresas (admin.go)
 //	PUT  /admin/empresas/{empresaId}/desbloquear    admin      empresas (admin.go)
 //	POST /webhooks/stripe                           Stripe     webhooks
+//	GET  /empresas/me/estabelecimentos              company    estabelecimentos
+//	POST /empresas/me/estabelecimentos              company    estabelecimentos
+//	PATCH /empresas/me/estabelecimentos/{estabelecimentoId}  company  estabelecimentos
 //
 // Internal (auth):
 //
 //	POST /internal/empresas/login                              empresas (internal.go)
 //	GET  /internal/empresas/{empresaId}                        empresas (internal.go)
-func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, companies *empresas.Service, hooks *webhooks.Handler) {
+//
+// Internal (employee):
+//
+//	GET  /internal/empresas/{empresaId}/estabelecimentos/{estabelecimentoId}  estabelecimentos
+func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, companies *empresas.Service,
+	establishments *estabelecimentos.Handlers, hooks *webhooks.Handler) {
 	srv.Metrics.MustRegister(database.Collector(db))
 	companies.Public(srv.Public, verifier)
 	hooks.Mount(srv.Public)
+	establishments.Public(srv.Public, verifier)
 
 	companies.Internal(srv.Internal)
+	establishments.Internal(srv.Internal)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/contracttest"
+	companyapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/employee/internalapi"
 )
 
@@ -27,14 +28,18 @@ func TestInternalAPIContract(t *testing.T) {
 	semanal, plantao, dep := e.contractFixtures(a)
 	all := map[string]any{"departamentoId": dep, "segmento": 1, "dataAdmissao": "01/03/2024", "endereco": "Rua A, 10",
 		"cidade": "São Paulo", "uf": "SP", "nispis": "12345678919", "valorHora": 25.5, "fusoHorario": "America/Manaus"}
-	ana := e.funcionario(a, semanal, merge(all, map[string]any{"nome": "Ana", "codeMatricula": "M-001", "clt": true, "sobreaviso": true}))
+	// Ana works in a branch of each company (company-billing's stand-in).
+	e.billing.add(companyapi.Estabelecimento{ID: 5, EmpresaID: a.id, Ativo: true})
+	e.billing.add(companyapi.Estabelecimento{ID: 6, EmpresaID: b.id, Ativo: true})
+	ana := e.funcionario(a, semanal, merge(all, map[string]any{"nome": "Ana", "codeMatricula": "M-001", "clt": true, "sobreaviso": true,
+		"estabelecimentoId": 5}))
 	bia := e.funcionario(a, plantao, merge(all, map[string]any{"nome": "Bia", "codeMatricula": "M-002", "pj": true}))
 	anaEmail := strict[internalapi.FuncionarioComEscala](t, e, path("/internal/funcionarios/%d", ana)).Email
 	// Ana works for b too, as PJ: her employments fill every field
 	// between them.
 	semanalB, _, depB := e.contractFixtures(b)
 	anaB := e.funcionario(b, semanalB, merge(all, map[string]any{"nome": "Ana", "email": anaEmail, "codeMatricula": "M-001",
-		"pj": true, "departamentoId": depB}))
+		"pj": true, "departamentoId": depB, "estabelecimentoId": 6}))
 	if _, err := e.db.Exec(t.Context(), `UPDATE funcionarios SET device_token = 'token-do-aparelho'`); err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,8 @@ func TestFuncionarioCreate(t *testing.T) {
 	got := r.obj(t)
 
 	keys := sortedKeys(got)
-	wantKeys := []string{"cargo", "cpf", "dataNascimento", "email", "empresaId", "escalaTrabalhoId", "id", "nome", "password", "telefone"}
+	wantKeys := []string{"cargo", "cpf", "dataNascimento", "email", "empresaId", "escalaTrabalhoId", "estabelecimentoId", "id",
+		"nome", "password", "telefone"}
 	if !reflect.DeepEqual(keys, wantKeys) {
 		t.Fatalf("keys %v, want %v", keys, wantKeys)
 	}

@@ -8,6 +8,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/ponto/ponto/pkg v0.0.0
 	github.com/ponto/ponto/services/auth/internalapi v0.0.0
+	github.com/ponto/ponto/services/company-billing/internalapi v0.0.0
 	github.com/ponto/ponto/services/employee/internalapi v0.0.0
 	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 )
@@ -99,6 +100,8 @@ require (
 replace github.com/ponto/ponto/pkg => ../../pkg
 
 replace github.com/ponto/ponto/services/auth/internalapi => ../auth/internalapi
+
+replace github.com/ponto/ponto/services/company-billing/internalapi => ../company-billing/internalapi
 
 replace github.com/ponto/ponto/services/employee/internalapi => ./internalapi
 

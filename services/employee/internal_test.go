@@ -22,6 +22,7 @@ var recordTypes = map[string]string{
 	"deviceToken": "null|string", "fotoProfile": "null|string", "nispis": "null|string", "uf": "null|string",
 	"valorHora": "null|number", "fusoHorario": "null|string",
 	"empresaId": "number", "escalaTrabalhoId": "number", "departamentoId": "null|number", "segmento": "null|number",
+	"estabelecimentoId": "number",
 }
 
 func jsonType(v any) string {
@@ -108,6 +109,7 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 		"codeMatricula": nil, "dataAdmissao": nil, "deviceToken": nil, "fotoProfile": nil, "nispis": nil, "uf": nil,
 		"valorHora": nil, "fusoHorario": nil,
 		"empresaId": float64(a.id), "escalaTrabalhoId": float64(esc), "departamentoId": nil, "segmento": nil,
+		"estabelecimentoId": float64(0),
 	}
 	// The internal view adds the schedule, as its own route answers it.
 	wantInternal := map[string]any{"escala": e.in("GET", path("/internal/funcionarios/%d/escala", id), nil).obj(t)}

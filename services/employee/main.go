@@ -15,6 +15,7 @@ import (
 	"github.com/ponto/ponto/pkg/service"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/employee/internal/clients/auth"
+	"github.com/ponto/ponto/services/employee/internal/clients/companybilling"
 	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
@@ -38,6 +39,9 @@ type Config struct {
 	// deactivated employee's sessions. Checked at start-up: a bad one
 	// would fail every deactivation instead.
 	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
+	// CompanyBillingInternalURL is company-billing's internal API, asked
+	// whether an employee's establishment is an active one of his company.
+	CompanyBillingInternalURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
 	// Outbox delivers the REP events (employees included, changed,
 	// excluded) to timekeeping: TIMEKEEPING_INTERNAL_URL, OUTBOX_*.
 	Outbox outbox.Config
@@ -72,7 +76,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// Servers
 
 	srv := deps.Server(name, cfg.HTTP, log)
-	mountRoutes(srv, deps.Verifier, deps.DB, revoker, clock.New(time.Now))
+	mountRoutes(srv, deps.Verifier, deps.DB, revoker, clock.New(time.Now), companybilling.New(string(cfg.CompanyBillingInternalURL)))
 
 	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
 	changefeed.NewRelay(deps.DB, deps.Guards.Redis, cfg.Redis.KeyPrefix, log).Start(ctx, cfg.ChangesInterval)

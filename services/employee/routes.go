@@ -26,12 +26,12 @@ import (
 //	POST  /departamentos, GET /departamentos[/{departamentoId}]  departamento
 //	POST  /escalatrabalhos, GET /escalatrabalhos[/{escalaId}]    escala
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, revoker funcionario.Revoker,
-	clk *clock.Clock) {
+	clk *clock.Clock, ests funcionario.Estabelecimentos) {
 	srv.Metrics.MustRegister(database.Collector(db))
 	departamentos := departamento.NewStore(db)
 	escalas := escala.NewHandlers(escala.NewStore(db))
 	deps := departamento.NewHandlers(departamentos)
-	funcs := funcionario.NewHandlers(funcionario.NewStore(db), departamentos, revoker, clk)
+	funcs := funcionario.NewHandlers(funcionario.NewStore(db), departamentos, revoker, clk, ests)
 
 	public := srv.Public.Group("", verifier.Middleware())
 	funcs.Public(public)

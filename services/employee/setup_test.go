@@ -24,6 +24,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/employee/internal/clients/auth"
+	"github.com/ponto/ponto/services/employee/internal/clients/companybilling"
 )
 
 // env is the whole service on real listeners over a fresh database, with
@@ -33,6 +34,7 @@ type env struct {
 	db       *pgxpool.Pool
 	iss      *jwttest.Issuer
 	auth     *authStub
+	billing  *companyStub
 	public   string
 	internal string
 	running  *servertest.Running
@@ -44,7 +46,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, db: dbtest.New(t, migrations), iss: jwttest.NewIssuer(t), auth: newAuthStub(t)}
+	e := &env{t: t, db: dbtest.New(t, migrations), iss: jwttest.NewIssuer(t), auth: newAuthStub(t), billing: newCompanyStub(t)}
 
 	// Generous deadlines: a bcrypt hash under the race detector on a busy
 	// two-core machine can take seconds, and a request cut short here is a
@@ -57,7 +59,8 @@ func newEnv(t *testing.T) *env {
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	// Short timeout and no retries: the "auth down" cases must fail fast.
 	revoker := auth.New(e.auth.URL(), svcclient.WithTimeout(2*time.Second))
-	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker, clock.New(time.Now))
+	ests := companybilling.New(e.billing.URL(), svcclient.WithTimeout(2*time.Second), svcclient.WithRetries(0))
+	mountRoutes(srv, e.iss.NewVerifier(t), e.db, revoker, clock.New(time.Now), ests)
 
 	r := servertest.Start(t, srv)
 	e.public, e.internal, e.running = r.Public, r.Internal, r

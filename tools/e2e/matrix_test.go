@@ -71,6 +71,8 @@ type matrix struct {
 	solicitacoes [2]int64
 	adminTok     string
 	expired      string
+	// estabelecimentoID is a branch (a CNO site) of company A, to change.
+	estabelecimentoID int64
 }
 
 func (m *matrix) token(c caller) string {
@@ -163,6 +165,14 @@ func rows() []row {
 		{"GET", "/admin/empresas", get(fixed("/admin/empresas")), adminOnly},
 		{"PUT", "/admin/empresas/{empresaId}/bloquear", put(func(m *matrix) string { return "/admin/empresas/" + itoa(m.c.ID) + "/bloquear" }, nil), adminOnly},
 		{"PUT", "/admin/empresas/{empresaId}/desbloquear", put(func(m *matrix) string { return "/admin/empresas/" + itoa(m.c.ID) + "/desbloquear" }, nil), adminOnly},
+		{"GET", "/empresas/me/estabelecimentos", get(fixed("/empresas/me/estabelecimentos")), onlyCompanyList},
+		{"POST", "/empresas/me/estabelecimentos", jsonPost("/empresas/me/estabelecimentos", func(*matrix) any {
+			return map[string]string{"tipo": "cno", "numero": randomDigits(12), "nome": "Obra " + randomHex(3), "endereco": "Av. Central, 1"}
+		}), want{unath, unath, forb, forb, http.StatusCreated, http.StatusCreated, forb}},
+		{"PATCH", "/empresas/me/estabelecimentos/{estabelecimentoId}", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodPatch, Path: "/empresas/me/estabelecimentos/" + itoa(m.estabelecimentoID), Token: m.token(c),
+				Body: map[string]string{"nome": "Obra da matriz"}}
+		}, companyOwned},
 		{"POST", "/webhooks/stripe", func(t testing.TB, m *matrix, c caller) request { // unsigned
 			return request{Method: http.MethodPost, Path: "/webhooks/stripe", Token: m.token(c), Raw: []byte(`{"id":"evt_x","object":"event"}`), Type: "application/json"}
 		}, everyone(http.StatusBadRequest)},
@@ -335,6 +345,17 @@ func randomDate(year int) string {
 	return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, day%365).Format(time.DateOnly)
 }
 
+// randomDigits is n random decimal digits, for establishment numbers
+// (a CNO) no other call uses.
+func randomDigits(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = '0' + b[i]%10
+	}
+	return string(b)
+}
+
 // order is the order the callers call each route in: the ones the route
 // is for come last, so that the others meet the resource still intact
 // (another company must get 404 for a pending adjustment, a holiday or a
@@ -464,6 +485,9 @@ func newMatrix(t *testing.T, e *env) *matrix {
 	e.api.do(t, request{Method: http.MethodPut, Path: "/registropontos/banco-horas/politica", Token: m.a.Token,
 		Body: map[string]any{}}).expect(t, http.StatusOK)
 	m.adminTok = e.adminToken(t)
+	m.estabelecimentoID = e.api.do(t, request{Method: http.MethodPost, Path: "/empresas/me/estabelecimentos", Token: m.a.Token,
+		Body: map[string]string{"tipo": "cno", "numero": randomDigits(12), "nome": "Obra", "endereco": "Rua da Obra, 2"}}).
+		expect(t, http.StatusCreated).object(t).int("id")
 
 	// The expired token is company A's own, signed again with auth's key
 	// an hour earlier. The same re-signing without the shift must work, so

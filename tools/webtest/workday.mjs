@@ -229,6 +229,27 @@ async function companySetUp(page) {
   await expectNoError(page, "work place");
   await capture(page, "empresa-locais");
 
+  // Establishments: the principal is listed, a building site (CNO) is
+  // added, a bad number is refused next to its field, the principal
+  // cannot be deactivated and the site can.
+  await goto(page, "/empresa/estabelecimentos");
+  check(await page.locator("table").getByText("(principal)").count() === 1, "the principal establishment is listed");
+  await page.selectOption("#tipo", "cno");
+  await page.fill("#numero", "123");
+  await page.fill("#nome", "Obra Norte");
+  await page.fill("#endereco", "Av. Norte, 500 - São Paulo/SP");
+  await submit(page);
+  check(await page.locator("#numero-erro").count() === 1, "a CNO of three digits is refused next to its field");
+  page.cspErrors = []; // the refused form's 400, expected
+  await page.fill("#numero", digits(12).join(""));
+  await submit(page);
+  await expectNoError(page, "establishment");
+  check(await page.locator("table tr", { hasText: "Obra Norte" }).count() === 1, "the new establishment is listed");
+  await submit(page, "table button:has-text('Obra Norte')");
+  await expectNoError(page, "deactivate establishment");
+  check(await page.locator("table tr", { hasText: "Obra Norte" }).getByText("Inativo").count() === 1, "the site is inactive");
+  await capture(page, "empresa-estabelecimentos");
+
   await goto(page, "/empresa/feriados");
   await capture(page, "empresa-feriados");
 

@@ -34,3 +34,13 @@ func (c *Client) GetEmpresa(ctx context.Context, id int64) (Empresa, error) {
 	err := c.c.GetJSON(ctx, "/internal/empresas/"+strconv.FormatInt(id, 10), &e)
 	return e, err
 }
+
+// GetEstabelecimento reads establishment id of company empresaID, active
+// or not: GET /internal/empresas/{empresaId}/estabelecimentos/{id}; a 404
+// when the company has no such establishment.
+func (c *Client) GetEstabelecimento(ctx context.Context, empresaID, id int64) (Estabelecimento, error) {
+	var e Estabelecimento
+	err := c.c.GetJSON(ctx, "/internal/empresas/"+strconv.FormatInt(empresaID, 10)+
+		"/estabelecimentos/"+strconv.FormatInt(id, 10), &e)
+	return e, err
+}

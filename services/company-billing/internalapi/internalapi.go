@@ -40,3 +40,22 @@ type Login struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
 }
+
+// Estabelecimento is an establishment of a company (GET
+// /empresas/me/estabelecimentos and the internal
+// GET /internal/empresas/{empresaId}/estabelecimentos/{estabelecimentoId}).
+// Each has its own NSR sequence in the REP.
+type Estabelecimento struct {
+	ID        int64 `json:"id"`
+	EmpresaID int64 `json:"empresaId"`
+	// Principal is the first one, made from the company's own CNPJ: it
+	// cannot be deactivated.
+	Principal bool `json:"principal"`
+	// Tipo is "cnpj", "caepf" or "cno"; Numero its characters, unmasked.
+	Tipo        string `json:"tipo"`
+	Numero      string `json:"numero"`
+	Nome        string `json:"nome"`
+	Endereco    string `json:"endereco"`
+	FusoHorario string `json:"fusoHorario"`
+	Ativo       bool   `json:"ativo"`
+}

@@ -137,3 +137,13 @@ func (c *Client) SetFoto(ctx context.Context, id int64, fotoProfile *string) err
 func (c *Client) SetCodeVerify(ctx context.Context, id int64, hash *string) error {
 	return c.c.PutJSON(ctx, funcionarioPath(id)+"/code-verify", CodeVerify{CodeVerify: hash}, nil)
 }
+
+// AtivosNoEstabelecimento counts the active employees of establishment
+// estabelecimentoID (positive) of company empresaID:
+// GET /internal/empresas/{empresaId}/estabelecimentos/{id}/ativos.
+func (c *Client) AtivosNoEstabelecimento(ctx context.Context, empresaID, estabelecimentoID int64) (int, error) {
+	var a Ativos
+	err := c.c.GetJSON(ctx, "/internal/empresas/"+strconv.FormatInt(empresaID, 10)+"/estabelecimentos/"+
+		strconv.FormatInt(estabelecimentoID, 10)+"/ativos", &a)
+	return a.Ativos, err
+}

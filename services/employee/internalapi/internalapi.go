@@ -190,3 +190,10 @@ type Foto struct {
 type CodeVerify struct {
 	CodeVerify *string `json:"codeVerify"`
 }
+
+// Ativos is the answer of
+// GET /internal/empresas/{empresaId}/estabelecimentos/{estabelecimentoId}/ativos:
+// how many active employees the establishment has.
+type Ativos struct {
+	Ativos int `json:"ativos"`
+}

@@ -23,9 +23,11 @@ import (
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	authapi "github.com/ponto/ponto/services/auth/internalapi"
+	"github.com/ponto/ponto/services/company-billing/internal/estabelecimentos"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 	"github.com/ponto/ponto/services/company-billing/internal/stripetest"
+	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 )
 
 // testPlans is the catalogue the tests run with: stripe-mock accepts any
@@ -40,6 +42,7 @@ type env struct {
 	stripe   *stripetest.Proxy
 	iss      *jwttest.Issuer
 	auth     *authStandIn
+	employee *employeeStandIn
 	public   string
 	internal string
 	logs     *logtest.Buffer
@@ -100,8 +103,14 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		RequestTimeout: 30 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
 		BodyLimit: 1 << 20,
 	}, log)
-	svc.Public(srv.Public, e.iss.NewVerifier(t))
+	verifier := e.iss.NewVerifier(t)
+	svc.Public(srv.Public, verifier)
 	svc.Internal(srv.Internal)
+	e.employee = newEmployeeStandIn(t)
+	ests := &estabelecimentos.Handlers{Store: estabelecimentos.NewStore(e.db),
+		Funcionarios: employeeapi.New(e.employee.srv.URL, svcclient.WithRetries(0)), Log: log}
+	ests.Public(srv.Public, verifier)
+	ests.Internal(srv.Internal)
 	r := servertest.Start(t, srv)
 	e.public, e.internal = r.Public, r.Internal
 	return e

@@ -120,7 +120,7 @@ func TestResponsavelRefusedWithNothingWritten(t *testing.T) {
 	}
 	e.responsavelEverywhere(t, id, nil)
 	e.zoneEverywhere(t, id, "America/Sao_Paulo") // nothing of the body applied
-	if evs := e.events(t, id); len(evs) != 1 {
+	if evs := e.events(t, id); len(evs) != 2 {   // empresa.incluida, estabelecimento.incluido
 		t.Fatalf("events after a refused change: %+v", evs)
 	}
 }
@@ -146,10 +146,13 @@ func TestREPEventsOfACompany(t *testing.T) {
 		i.Responsavel = &timekeepingapi.Responsavel{Nome: nome, CPF: cpf}
 		return i
 	}
+	// The principal establishment's event carries the company's
+	// identification as it is (no address yet).
 	want := []repEvent{
 		{1, timekeepingapi.EmpresaIncluida, ident},
-		{2, timekeepingapi.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
-		{3, timekeepingapi.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
+		{2, timekeepingapi.EstabelecimentoIncluido, ident},
+		{3, timekeepingapi.EmpresaAlterada, withResp("Ana Souza", "529.982.247-25")},
+		{4, timekeepingapi.EmpresaAlterada, withResp("Bia Lima", "111.444.777-35")},
 	}
 	if diff := cmp.Diff(want, e.events(t, id)); diff != "" {
 		t.Fatalf("events (-want +got):\n%s", diff)
@@ -164,8 +167,8 @@ func TestREPEventsOfACompany(t *testing.T) {
 	wantOutcome(t, "blocked", e.patchMe(t, id, map[string]any{"responsavel": map[string]any{"nome": "Caio", "cpf": "529.982.247-25"}}),
 		outcome{http.StatusForbidden, "empresa_bloqueada"})
 	var total int
-	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM outbox_eventos`).Scan(&total); err != nil || total != 3 {
-		t.Fatalf("%d events in all (%v); want 3", total, err)
+	if err := e.db.QueryRow(t.Context(), `SELECT count(*) FROM outbox_eventos`).Scan(&total); err != nil || total != 4 {
+		t.Fatalf("%d events in all (%v); want 4", total, err)
 	}
 
 	// The relay carries them to timekeeping in order.
@@ -176,16 +179,16 @@ func TestREPEventsOfACompany(t *testing.T) {
 	if err := relay.Pass(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	applied := []string{"1:empresa.incluida", "2:empresa.alterada", "3:empresa.alterada"}
+	applied := []string{"1:empresa.incluida", "2:estabelecimento.incluido", "3:empresa.alterada", "4:empresa.alterada"}
 	if diff := cmp.Diff(applied, outboxtest.Of(rcv.Applied(), id)); diff != "" {
 		t.Fatalf("applied (-want +got):\n%s", diff)
 	}
-	last, _ := json.Marshal(rcv.Applied()[2]["empresa"])
+	last, _ := json.Marshal(rcv.Applied()[3]["empresa"])
 	var sent timekeepingapi.Empresa
 	if err := json.Unmarshal(last, &sent); err != nil {
 		t.Fatalf("sent empresa %s: %v", last, err)
 	}
-	if diff := cmp.Diff(want[2].Empresa, sent); diff != "" {
+	if diff := cmp.Diff(want[3].Empresa, sent); diff != "" {
 		t.Fatalf("sent empresa (-want +got):\n%s", diff)
 	}
 }

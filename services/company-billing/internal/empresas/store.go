@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/pkg/outbox"
+	"github.com/ponto/ponto/services/company-billing/internal/estabelecimentos"
 	"github.com/ponto/ponto/services/company-billing/internalapi"
 	timekeepingapi "github.com/ponto/ponto/services/timekeeping/internalapi"
 )
@@ -123,7 +124,8 @@ type Store struct {
 func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 
 // Insert stores a new company and sets its ID, with the REP event
-// empresa.incluida in the same transaction. A unique violation is a
+// empresa.incluida and its principal establishment (and that one's
+// estabelecimento.incluido) in the same transaction. A unique violation is a
 // *duplicateError.
 func (s *Store) Insert(ctx context.Context, e *Empresa) error {
 	var respNome, respCPF *string
@@ -144,7 +146,10 @@ func (s *Store) Insert(ctx context.Context, e *Empresa) error {
 		if err != nil {
 			return err
 		}
-		return enqueueREP(ctx, tx, e.ID, timekeepingapi.EmpresaIncluida, e.repIdentification())
+		if err := enqueueREP(ctx, tx, e.ID, timekeepingapi.EmpresaIncluida, e.repIdentification()); err != nil {
+			return err
+		}
+		return estabelecimentos.InsertPrincipal(ctx, tx, e.ID, e.Nome, e.CNPJ, e.FusoHorario, e.repIdentification())
 	})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -306,7 +311,8 @@ var updatable = []string{colFusoHorario, colResponsavelNome, colResponsavelCPF}
 // unless it is blocked, and returns it as it is now; errNotFound when
 // there is none, errStoreBloqueada when it is blocked (nothing changed).
 // When the change touches what the REP keeps of the company, the event
-// empresa.alterada is written in the same transaction.
+// empresa.alterada is written in the same transaction, followed by one
+// estabelecimento.alterado per other active establishment.
 func (s *Store) Update(ctx context.Context, id int64, set map[string]any) (Empresa, error) {
 	tx, err := s.db.Begin(ctx)
 	if err != nil {
@@ -334,6 +340,9 @@ func (s *Store) Update(ctx context.Context, id int64, set map[string]any) (Empre
 	if after := e.repIdentification(); !sameREPIdentification(before.repIdentification(), after) {
 		if err := enqueueREP(ctx, tx, id, timekeepingapi.EmpresaAlterada, after); err != nil {
 			return Empresa{}, fmt.Errorf("enqueue: %w", err)
+		}
+		if err := estabelecimentos.EnqueueCompanyChange(ctx, tx, id, after); err != nil {
+			return Empresa{}, err
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -17,18 +17,27 @@ import (
 
 // Handlers serve the employee routes.
 type Handlers struct {
-	store         *Store
-	departamentos *departamento.Store
-	revoker       Revoker
-	clock         *clock.Clock
+	store            *Store
+	departamentos    *departamento.Store
+	revoker          Revoker
+	clock            *clock.Clock
+	estabelecimentos Estabelecimentos
+}
+
+// Estabelecimentos checks an establishment with company-billing
+// (internal/clients/companybilling): the id to store for establishment
+// id of company empresaID (0 for the principal), or a 404/400/503.
+type Estabelecimentos interface {
+	Estabelecimento(ctx context.Context, empresaID, id int64) (int64, error)
 }
 
 // NewHandlers returns the handlers; departamentos answers the department
 // checks of the department listing, revoker ends a deactivated
 // employee's sessions, clk tells the dates a birth or admission date is
-// checked against.
-func NewHandlers(store *Store, departamentos *departamento.Store, revoker Revoker, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, departamentos: departamentos, revoker: revoker, clock: clk}
+// checked against, ests checks establishments.
+func NewHandlers(store *Store, departamentos *departamento.Store, revoker Revoker, clk *clock.Clock,
+	ests Estabelecimentos) *Handlers {
+	return &Handlers{store: store, departamentos: departamentos, revoker: revoker, clock: clk, estabelecimentos: ests}
 }
 
 // Public mounts the client routes on r, which must already verify the
@@ -55,6 +64,9 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if n.EstabelecimentoID, err = h.estabelecimentos.Estabelecimento(c.UserContext(), n.EmpresaID, n.EstabelecimentoID); err != nil {
+		return err
+	}
 	if n.PasswordHash, err = password.Hash(in.Password); err != nil {
 		return err
 	}
@@ -65,7 +77,7 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	return c.JSON(Created{
 		ID: id, Cargo: in.Cargo, CPF: in.CPF, DataNascimento: in.DataNascimento, Email: in.Email,
 		EmpresaID: in.EmpresaID, EscalaTrabalhoID: in.EscalaTrabalhoID, Nome: in.Nome,
-		Password: n.PasswordHash, Telefone: in.Telefone,
+		Password: n.PasswordHash, Telefone: in.Telefone, EstabelecimentoID: n.EstabelecimentoID,
 	})
 }
 
@@ -169,6 +181,13 @@ func (h *Handlers) update(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
+	if u.estabelecimento != nil {
+		est, err := h.estabelecimentos.Estabelecimento(ctx, caller.EmpresaID, *u.estabelecimento)
+		if err != nil {
+			return err
+		}
+		u.setEstabelecimento(est)
+	}
 	revoke := func(ctx context.Context) error { return h.revoker.RevokeFuncionario(ctx, id) }
 	if err := h.store.Update(ctx, caller.EmpresaID, id, u, revoke); err != nil {
 		return err

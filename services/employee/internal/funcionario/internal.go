@@ -37,6 +37,25 @@ func (h *Handlers) Internal(r fiber.Router) {
 	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
 	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", h.internalQuadro)
 	r.Get("/internal/empresas/:empresaId/quadro", h.internalQuadroEmpresa)
+	r.Get("/internal/empresas/:empresaId/estabelecimentos/:estabelecimentoId/ativos", h.internalAtivos)
+}
+
+// internalAtivos is company-billing's check before it deactivates an
+// establishment: {"ativos": n}, its company's active employees in it.
+func (h *Handlers) internalAtivos(c *fiber.Ctx) error {
+	empresaID, err := httpserver.PathID(c, "empresaId")
+	if err != nil {
+		return err
+	}
+	estabelecimentoID, err := httpserver.PathID(c, "estabelecimentoId")
+	if err != nil {
+		return err
+	}
+	n, err := h.store.AtivosNoEstabelecimento(c.UserContext(), empresaID, estabelecimentoID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(internalapi.Ativos{Ativos: n})
 }
 
 // internalByID is GET /internal/funcionarios/{funcionarioId}: the employee
@@ -198,7 +217,7 @@ func (h *Handlers) internalQuadro(c *fiber.Ctx) error {
 // active employee of company empresaId with his department's name, and
 // their schedules once each.
 func (h *Handlers) internalQuadroEmpresa(c *fiber.Ctx) error {
-	empresaID, err := request.ID(c, "empresaId")
+	empresaID, err := httpserver.PathID(c, "empresaId")
 	if err != nil {
 		return err
 	}

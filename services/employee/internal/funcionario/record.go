@@ -51,6 +51,9 @@ type Funcionario struct {
 	// FusoHorario is the IANA zone of his place of work; nil: his
 	// company's.
 	FusoHorario *string
+	// EstabelecimentoID is his establishment (company-billing's id); 0
+	// is his company's principal one.
+	EstabelecimentoID int64
 	// Escala is his work schedule, read with him (internal views only).
 	Escala *escala.Escala
 	// HorarioTrabalho is the schedule's expected minutes per working day
@@ -111,6 +114,8 @@ func Render(f Funcionario, a Audience) Record {
 		EscalaTrabalhoID: f.EscalaTrabalhoID,
 		DepartamentoID:   f.DepartamentoID,
 		Segmento:         f.Segmento,
+
+		EstabelecimentoID: f.EstabelecimentoID,
 	}
 	if f.DataAdmissao != nil {
 		s := clock.FormatISO(*f.DataAdmissao)
@@ -164,4 +169,6 @@ type Created struct {
 	Nome             string `json:"nome"`
 	Password         string `json:"password"`
 	Telefone         string `json:"telefone"`
+	// EstabelecimentoID is his establishment, 0 for the principal.
+	EstabelecimentoID int64 `json:"estabelecimentoId"`
 }

@@ -16,6 +16,12 @@ func TestRepEvent(t *testing.T) {
 	newCPF.cpf = "111.444.777-35"
 	offRenamed := renamed
 	offRenamed.ativo = false
+	moved := on
+	moved.estabelecimento = 7
+	movedRenamed := renamed
+	movedRenamed.estabelecimento = 7
+	offMoved := off
+	offMoved.estabelecimento = 7
 	for _, tc := range []struct {
 		name          string
 		before, after repState
@@ -30,6 +36,12 @@ func TestRepEvent(t *testing.T) {
 		{"reactivated and renamed", off, renamed, timekeepingapi.FuncionarioIncluido},
 		{"renamed while inactive", off, offRenamed, ""},
 		{"still inactive", off, off, ""},
+		{"moved", on, moved, timekeepingapi.FuncionarioTransferido},
+		{"moved back", moved, on, timekeepingapi.FuncionarioTransferido},
+		{"moved and renamed", on, movedRenamed, timekeepingapi.FuncionarioTransferido},
+		{"moved and deactivated", on, offMoved, timekeepingapi.FuncionarioExcluido},
+		{"reactivated elsewhere", off, moved, timekeepingapi.FuncionarioIncluido},
+		{"moved while inactive", off, offMoved, ""},
 	} {
 		if got := repEvent(tc.before, tc.after); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

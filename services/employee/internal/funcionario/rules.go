@@ -56,6 +56,8 @@ type createInput struct {
 	Nispis         *string  `json:"nispis"`
 	ValorHora      *float64 `json:"valorHora"`
 	FusoHorario    *string  `json:"fusoHorario"`
+	// EstabelecimentoID is his establishment; absent or 0: the principal.
+	EstabelecimentoID *int64 `json:"estabelecimentoId"`
 }
 
 // Empresa is the company the body names (request.CompanyBody).
@@ -95,6 +97,11 @@ func (in createInput) check(now time.Time) (newFuncionario, error) {
 		v.Check(in.DepartamentoID != nil, "segmento", "exige departamentoId")
 	}
 	v.Check(!(in.CLT && in.PJ), "pj", "não pode ser CLT e PJ ao mesmo tempo")
+	var estabelecimento int64
+	if in.EstabelecimentoID != nil {
+		estabelecimento = *in.EstabelecimentoID
+		v.Check(estabelecimento >= 0, "estabelecimentoId", msgEstabelecimento)
+	}
 	f := Funcionario{
 		EmpresaID: in.EmpresaID, EscalaTrabalhoID: in.EscalaTrabalhoID,
 		DepartamentoID: in.DepartamentoID, Segmento: in.Segmento,
@@ -104,7 +111,7 @@ func (in createInput) check(now time.Time) (newFuncionario, error) {
 		Cidade: checkCidade(v, in.Cidade), UF: checkUF(v, in.UF),
 		CodeMatricula: checkMatricula(v, in.CodeMatricula), Nispis: checkNispis(v, in.Nispis),
 		ValorHora: checkValorHora(v, in.ValorHora), DataAdmissao: checkAdmissao(v, in.DataAdmissao, now),
-		FusoHorario: checkFusoHorario(v, in.FusoHorario),
+		FusoHorario: checkFusoHorario(v, in.FusoHorario), EstabelecimentoID: estabelecimento,
 	}
 	return newFuncionario{Funcionario: f}, v.Err()
 }
@@ -131,6 +138,9 @@ type updateInput struct {
 	ValorHora        request.Opt[float64] `json:"valorHora"`
 	DataAdmissao     request.Opt[string]  `json:"dataAdmissao"`
 	FusoHorario      request.Opt[string]  `json:"fusoHorario"`
+	// EstabelecimentoID moves him to another establishment (0: the
+	// principal).
+	EstabelecimentoID request.Opt[int64] `json:"estabelecimentoId"`
 }
 
 // change is one column to set; the column names come from this file only.
@@ -144,6 +154,17 @@ type update struct {
 	changes []change
 	// deactivate is true when the body sets ativo to false.
 	deactivate bool
+	// estabelecimento is the establishment sent, to be checked with
+	// company-billing and then set; nil when absent.
+	estabelecimento *int64
+}
+
+// msgEstabelecimento refuses a negative establishment id.
+const msgEstabelecimento = "deve ser o id de um estabelecimento ativo da empresa (0 ou ausente: o principal)"
+
+// setEstabelecimento adds the checked establishment id to u's changes.
+func (u *update) setEstabelecimento(id int64) {
+	u.changes = append(u.changes, change{"estabelecimento_id", id})
 }
 
 // check validates the fields present and lists the columns to set.
@@ -205,7 +226,11 @@ func (in updateInput) check(now time.Time) (update, error) {
 	if in.FusoHorario.Set {
 		set("fuso_horario", checkFusoHorario(v, in.FusoHorario.Ptr()))
 	}
-	if len(u.changes) == 0 && len(v) == 0 {
+	if id, ok := required(v, in.EstabelecimentoID, "estabelecimentoId"); ok {
+		v.Check(id >= 0, "estabelecimentoId", msgEstabelecimento)
+		u.estabelecimento = &id
+	}
+	if len(u.changes) == 0 && u.estabelecimento == nil && len(v) == 0 {
 		return update{}, validate.Errors{"corpo": "informe ao menos um campo para alterar"}.Err()
 	}
 	return u, v.Err()

@@ -40,7 +40,8 @@ func (s *Store) Create(ctx context.Context, n newFuncionario) (int64, error) {
 		if err := insert(ctx, tx, n, &id); err != nil {
 			return err
 		}
-		return enqueueREP(ctx, tx, n.EmpresaID, timekeepingapi.FuncionarioIncluido, id, n.Nome, n.CPF)
+		return enqueueREP(ctx, tx, n.EmpresaID, timekeepingapi.FuncionarioIncluido, repState{ativo: true, nome: n.Nome,
+			cpf: n.CPF, estabelecimento: n.EstabelecimentoID}, id, nil)
 	})
 	return id, err
 }
@@ -49,12 +50,15 @@ func insert(ctx context.Context, tx pgx.Tx, n newFuncionario, id *int64) error {
 	err := tx.QueryRow(ctx, `INSERT INTO funcionarios (
 			empresa_id, escala_trabalho_id, departamento_id, segmento, nome, cargo, email, cpf,
 			telefone, endereco, data_nascimento, password_hash, clt, pj, sobreaviso,
-			cidade, uf, code_matricula, nispis, valor_hora, data_admissao, fuso_horario)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+			cidade, uf, code_matricula, nispis, valor_hora, data_admissao, fuso_horario,
+			estabelecimento_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+			$23)
 		RETURNING id`,
 		n.EmpresaID, n.EscalaTrabalhoID, n.DepartamentoID, n.Segmento, n.Nome, n.Cargo, n.Email, n.CPF,
 		n.Telefone, n.Endereco, n.DataNascimento, n.PasswordHash, n.CLT, n.PJ, n.Sobreaviso,
 		n.Cidade, n.UF, n.CodeMatricula, n.Nispis, n.ValorHora, n.DataAdmissao, n.FusoHorario,
+		n.EstabelecimentoID,
 	).Scan(id)
 	if err != nil {
 		return constraintError("funcionario: create", err)
@@ -103,7 +107,8 @@ func notFoundField(field, message string) error {
 const funcionarioColumns = `f.id, f.empresa_id, f.escala_trabalho_id, f.departamento_id, f.segmento,
 	f.nome, f.cargo, f.email, f.cpf, f.telefone, f.endereco, f.data_nascimento, f.code_verify,
 	f.ativo, f.clt, f.pj, f.sobreaviso, f.sentimento, f.cidade, f.uf, f.code_matricula, f.nispis,
-	f.valor_hora::float8, f.data_admissao, f.device_token, f.foto_profile, f.fuso_horario`
+	f.valor_hora::float8, f.data_admissao, f.device_token, f.foto_profile, f.fuso_horario,
+	f.estabelecimento_id`
 
 // selectFuncionario reads an employee with his schedule, through the
 // one join every read makes anyway: the internal views carry the
@@ -118,7 +123,8 @@ func (f *Funcionario) columns() []any {
 	return []any{&f.ID, &f.EmpresaID, &f.EscalaTrabalhoID, &f.DepartamentoID, &f.Segmento,
 		&f.Nome, &f.Cargo, &f.Email, &f.CPF, &f.Telefone, &f.Endereco, &f.DataNascimento, &f.CodeVerify,
 		&f.Ativo, &f.CLT, &f.PJ, &f.Sobreaviso, &f.Sentimento, &f.Cidade, &f.UF, &f.CodeMatricula, &f.Nispis,
-		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.FusoHorario}
+		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.FusoHorario,
+		&f.EstabelecimentoID}
 }
 
 func scanFuncionario(row pgx.CollectableRow) (Funcionario, error) {
@@ -315,8 +321,9 @@ func scanMembro(row pgx.CollectableRow) (internalapi.Membro, error) {
 func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revoke func(context.Context) error) error {
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		var before, after repState
-		err := tx.QueryRow(ctx, `SELECT ativo, nome, cpf FROM funcionarios WHERE id = $1 AND empresa_id = $2 FOR UPDATE`,
-			id, empresaID).Scan(&before.ativo, &before.nome, &before.cpf)
+		err := tx.QueryRow(ctx, `SELECT ativo, nome, cpf, estabelecimento_id FROM funcionarios
+			WHERE id = $1 AND empresa_id = $2 FOR UPDATE`,
+			id, empresaID).Scan(&before.ativo, &before.nome, &before.cpf, &before.estabelecimento)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -331,12 +338,12 @@ func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revok
 		}
 		sets = append(sets, "atualizado_em = now()")
 		if err := tx.QueryRow(ctx, `UPDATE funcionarios SET `+strings.Join(sets, ", ")+
-			` WHERE id = $1 AND empresa_id = $2 RETURNING ativo, nome, cpf`, args...,
-		).Scan(&after.ativo, &after.nome, &after.cpf); err != nil {
+			` WHERE id = $1 AND empresa_id = $2 RETURNING ativo, nome, cpf, estabelecimento_id`, args...,
+		).Scan(&after.ativo, &after.nome, &after.cpf, &after.estabelecimento); err != nil {
 			return constraintError("funcionario: update", err)
 		}
 		if tipo := repEvent(before, after); tipo != "" {
-			if err := enqueueREP(ctx, tx, empresaID, tipo, id, after.nome, after.cpf); err != nil {
+			if err := enqueueREP(ctx, tx, empresaID, tipo, after, id, &before); err != nil {
 				return err
 			}
 		}
@@ -347,33 +354,60 @@ func (s *Store) Update(ctx context.Context, empresaID, id int64, u update, revok
 	})
 }
 
-// repState is what of an employee the REP keeps (AFD type 5).
+// repState is what of an employee the REP keeps (AFD type 5), and the
+// establishment whose chain keeps it.
 type repState struct {
-	ativo     bool
-	nome, cpf string
+	ativo           bool
+	nome, cpf       string
+	estabelecimento int64
 }
 
 // repEvent names the REP event of a change from before to after, or "":
 // an active employee leaving is an exclusion and one coming back an
 // inclusion; a name or CPF change of an active employee is an alteration;
 // anything else is not the REP's business (an inactive employee is not
-// in the REP, so renaming him records nothing until he comes back).
+// in the REP, so renaming him records nothing until he comes back). An
+// active employee moved to another establishment is a transfer (an
+// exclusion from the old chain, an inclusion in the new one, with his
+// new name and CPF), which needs no alteration beside it.
 func repEvent(before, after repState) string {
 	switch {
 	case before.ativo && !after.ativo:
 		return timekeepingapi.FuncionarioExcluido
 	case !before.ativo && after.ativo:
 		return timekeepingapi.FuncionarioIncluido
+	case after.ativo && before.estabelecimento != after.estabelecimento:
+		return timekeepingapi.FuncionarioTransferido
 	case after.ativo && (before.nome != after.nome || before.cpf != after.cpf):
 		return timekeepingapi.FuncionarioAlterado
 	}
 	return ""
 }
 
-// enqueueREP writes the REP event tipo about employee id into tx.
-func enqueueREP(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, id int64, nome, cpf string) error {
-	f := timekeepingapi.Funcionario{ID: id, Nome: nome, CPF: cpf}
+// enqueueREP writes the REP event tipo about employee id, now s, into
+// tx. before (nil on creation) is what he was: an exclusion is recorded
+// in the establishment he leaves, a transfer names it as the former one.
+func enqueueREP(ctx context.Context, tx pgx.Tx, empresaID int64, tipo string, s repState, id int64, before *repState) error {
+	f := timekeepingapi.Funcionario{ID: id, Nome: s.nome, CPF: s.cpf, EstabelecimentoID: s.estabelecimento}
+	switch {
+	case before != nil && tipo == timekeepingapi.FuncionarioExcluido:
+		f.EstabelecimentoID = before.estabelecimento
+	case before != nil && tipo == timekeepingapi.FuncionarioTransferido:
+		f.EstabelecimentoAnteriorID = &before.estabelecimento
+	}
 	return outbox.Enqueue(ctx, tx, empresaID, tipo, timekeepingapi.Payload{Funcionario: &f})
+}
+
+// AtivosNoEstabelecimento counts company empresaID's active employees in
+// establishment estabelecimentoID (0: the principal).
+func (s *Store) AtivosNoEstabelecimento(ctx context.Context, empresaID, estabelecimentoID int64) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT count(*) FROM funcionarios WHERE empresa_id = $1 AND estabelecimento_id = $2 AND ativo`,
+		empresaID, estabelecimentoID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("funcionario: count in establishment: %w", err)
+	}
+	return n, nil
 }
 
 // SetFotoProfile sets (or clears, with nil) the photo URL of employee id.

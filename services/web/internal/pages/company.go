@@ -48,6 +48,7 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g.Get("/relatorio.csv", p.reportCSV)
 	g.Get("/espelhos", p.timesheets)
 	p.treatmentRoutes(g)
+	p.establishmentRoutes(g)
 	g.Post("/solicitacoes/:id<int>/:decisao<regex(^(aprovar|reprovar)$)>", p.decideInclusionRequest)
 	g.Get("/espelho.pdf", p.timesheetPDF)
 	g.Get("/afd", p.afdForm)
@@ -136,9 +137,12 @@ type employeesView struct {
 	Total         string
 	Departamentos []record
 	Escalas       []record
-	Pagina        int
-	Proxima       string
-	Anterior      string
+	// Estabelecimentos are the company's active establishments, for the
+	// new employee's (the principal first).
+	Estabelecimentos []record
+	Pagina           int
+	Proxima          string
+	Anterior         string
 }
 
 // employees lists the company's employees, of a department and segment
@@ -203,7 +207,7 @@ func withFilters(q url.Values, form map[string]string) string {
 	return q.Encode()
 }
 
-var employeeFields = []string{"nome", "email", "cpf", "dataNascimento", "cargo", "telefone", "escalaTrabalhoId", "departamentoId", "segmento", "fusoHorario"}
+var employeeFields = []string{"nome", "email", "cpf", "dataNascimento", "cargo", "telefone", "escalaTrabalhoId", "departamentoId", "segmento", "fusoHorario", "estabelecimentoId"}
 
 func (p *Pages) employeeForm(c *fiber.Ctx) error {
 	return p.employeeFormWith(c, http.StatusOK, map[string]string{}, nil)
@@ -218,8 +222,12 @@ func (p *Pages) employeeFormWith(c *fiber.Ctx, status int, form map[string]strin
 	if err != nil {
 		return p.fail(c, err)
 	}
+	ests, err := p.activeEstablishments(c)
+	if err != nil {
+		return p.fail(c, err)
+	}
 	return p.render(c, status, "funcionario-novo.html", view{Title: "Novo funcionário", Nav: "funcionarios", Form: form, Err: e,
-		Data: employeesView{Departamentos: deps, Escalas: escalas}})
+		Data: employeesView{Departamentos: deps, Escalas: escalas, Estabelecimentos: ests}})
 }
 
 // createEmployee posts the form to the API; numbers are sent as numbers,
@@ -234,7 +242,7 @@ func (p *Pages) createEmployee(c *fiber.Ctx) error {
 		body["fusoHorario"] = form["fusoHorario"]
 	}
 	bad := map[string]string{}
-	for _, k := range []string{"escalaTrabalhoId", "departamentoId", "segmento"} {
+	for _, k := range []string{"escalaTrabalhoId", "departamentoId", "segmento", "estabelecimentoId"} {
 		if form[k] == "" {
 			continue
 		}
