@@ -27,7 +27,8 @@ func TestInternalAPIContract(t *testing.T) {
 	semanal, plantao, dep := e.contractFixtures(a)
 	all := map[string]any{"departamentoId": dep, "segmento": 1, "dataAdmissao": "01/03/2024", "endereco": "Rua A, 10",
 		"cidade": "São Paulo", "uf": "SP", "nispis": "12345678919", "valorHora": 25.5, "fusoHorario": "America/Manaus"}
-	ana := e.funcionario(a, semanal, merge(all, map[string]any{"nome": "Ana", "codeMatricula": "M-001", "clt": true, "sobreaviso": true}))
+	ana := e.funcionario(a, semanal, merge(all, map[string]any{"nome": "Ana", "codeMatricula": "M-001", "clt": true, "sobreaviso": true,
+		"dataDemissao": "31/12/2024"}))
 	bia := e.funcionario(a, plantao, merge(all, map[string]any{"nome": "Bia", "codeMatricula": "M-002", "pj": true}))
 	anaEmail := strict[internalapi.FuncionarioComEscala](t, e, path("/internal/funcionarios/%d", ana)).Email
 	// Ana works for b too, as PJ: her employments fill every field

@@ -56,6 +56,10 @@ type createInput struct {
 	Nispis         *string  `json:"nispis"`
 	ValorHora      *float64 `json:"valorHora"`
 	FusoHorario    *string  `json:"fusoHorario"`
+
+	// DataDemissao is the termination date, DD/MM/AAAA, never before
+	// DataAdmissao.
+	DataDemissao *string `json:"dataDemissao"`
 }
 
 // Empresa is the company the body names (request.CompanyBody).
@@ -106,6 +110,7 @@ func (in createInput) check(now time.Time) (newFuncionario, error) {
 		ValorHora: checkValorHora(v, in.ValorHora), DataAdmissao: checkAdmissao(v, in.DataAdmissao, now),
 		FusoHorario: checkFusoHorario(v, in.FusoHorario),
 	}
+	f.DataDemissao = checkDemissao(v, in.DataDemissao, f.DataAdmissao)
 	return newFuncionario{Funcionario: f}, v.Err()
 }
 
@@ -131,6 +136,8 @@ type updateInput struct {
 	ValorHora        request.Opt[float64] `json:"valorHora"`
 	DataAdmissao     request.Opt[string]  `json:"dataAdmissao"`
 	FusoHorario      request.Opt[string]  `json:"fusoHorario"`
+
+	DataDemissao request.Opt[string] `json:"dataDemissao"`
 }
 
 // change is one column to set; the column names come from this file only.
@@ -204,6 +211,9 @@ func (in updateInput) check(now time.Time) (update, error) {
 	}
 	if in.FusoHorario.Set {
 		set("fuso_horario", checkFusoHorario(v, in.FusoHorario.Ptr()))
+	}
+	if in.DataDemissao.Set { // against the stored admission: constraint funcionarios_demissao_apos_admissao
+		set("data_demissao", checkDemissao(v, in.DataDemissao.Ptr(), nil))
 	}
 	if len(u.changes) == 0 && len(v) == 0 {
 		return update{}, validate.Errors{"corpo": "informe ao menos um campo para alterar"}.Err()
@@ -304,8 +314,9 @@ func yearsBetween(birth, now time.Time) int {
 	return y
 }
 
-// checkAdmissao parses an optional DD/MM/YYYY hiring date, at most one
-// year ahead (hirings are registered a little in advance, never decades).
+// checkAdmissao parses an optional DD/MM/YYYY hiring date, not in the
+// future: timekeeping owes nothing before it, so a future date would
+// silently empty the timesheet of someone already working.
 func checkAdmissao(v validate.Errors, s *string, now time.Time) *time.Time {
 	if s == nil {
 		return nil
@@ -315,7 +326,24 @@ func checkAdmissao(v validate.Errors, s *string, now time.Time) *time.Time {
 		v.Check(false, "dataAdmissao", "data inválida: use DD/MM/AAAA")
 		return nil
 	}
-	v.Check(t.Year() >= 1900 && t.Before(now.AddDate(1, 0, 0)), "dataAdmissao", "data fora do intervalo aceito")
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	v.Check(t.Year() >= 1900, "dataAdmissao", "data fora do intervalo aceito")
+	v.Check(!t.After(today), "dataAdmissao", "a data de admissão não pode estar no futuro")
+	return &t
+}
+
+// checkDemissao parses an optional DD/MM/YYYY termination date, not
+// before admissao (when known here).
+func checkDemissao(v validate.Errors, s *string, admissao *time.Time) *time.Time {
+	if s == nil {
+		return nil
+	}
+	t, ok := validate.DateBR(*s)
+	if !ok || t.Year() < 1900 {
+		v.Check(false, "dataDemissao", "data inválida: use DD/MM/AAAA")
+		return nil
+	}
+	v.Check(admissao == nil || !t.Before(*admissao), "dataDemissao", "a data de demissão não pode ser anterior à admissão")
 	return &t
 }
 
