@@ -223,10 +223,10 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 	// The PDF, read back.
 	pdf := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-03&formato=pdf", davi.id), c.token, nil)
 	want(t, pdf, 200)
-	wantText(t, pdfText(t, pdf), "Espelho de Ponto - 2024-03", "Panificação São João 3 Ltda", companyCNPJ(3),
-		"Davi Araújo (CPF 123.456.789-09)", "Horário contratual: Comercial", "segunda-feira", "2024-03-01 a 2024-03-31",
-		"2024-03-08: marcação das 16:00 desconsiderada; incluída às 17:00. Motivo: Esqueci de bater o ponto",
-		"feriado: Sexta-feira Santa", "descanso_insuficiente", "fora_do_local",
+	wantText(t, pdfText(t, pdf), "Espelho de Ponto - 03/2024", "Panificação São João 3 Ltda", companyCNPJ(3),
+		"Davi Araújo (CPF 123.456.789-09)", "Horário contratual: Comercial", "segunda-feira", "01/03/2024 a 31/03/2024",
+		"08/03/2024: marcação das 16:00 desconsiderada; incluída às 17:00. Motivo: Esqueci de bater o ponto",
+		"feriado: Sexta-feira Santa", "descanso entre jornadas menor que 11 horas", "marcação fora do local de trabalho",
 		"Horas extras: 2:22 a 50%, 11:00 a 100%", "Adicional noturno: 0:10 (hora reduzida: 0:11)")
 
 	// Who may see it.

@@ -438,7 +438,7 @@ func TestEspelhoArt84Tratamentos(t *testing.T) {
 		t.Fatalf("Tuesday (every treatment): %+v", tue)
 	}
 	pdf := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-03&formato=pdf", w.id), c.token, nil)
-	wantText(t, pdfText(t, pdf), "Data de admissão: 2024-02-01", "Data de emissão: 2024-03-08 13:00 UTC",
+	wantText(t, pdfText(t, pdf), "Data de admissão: 01/02/2024", "Data de emissão: 08/03/2024 10:00 (UTC-03:00)",
 		"almoço às 12:00 pré-assinalada", "marcação das 08:02 desconsiderada. Motivo: duplicidade",
 		"marcação incluída às 12:00. Motivo: saída esquecida", "abono (atestado_medico), 13:00 a 17:00. Motivo: consulta",
 		"Horas abonadas: 4:00")
