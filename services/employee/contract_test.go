@@ -32,7 +32,7 @@ func TestInternalAPIContract(t *testing.T) {
 	e.billing.add(companyapi.Estabelecimento{ID: 5, EmpresaID: a.id, Ativo: true})
 	e.billing.add(companyapi.Estabelecimento{ID: 6, EmpresaID: b.id, Ativo: true})
 	ana := e.funcionario(a, semanal, merge(all, map[string]any{"nome": "Ana", "codeMatricula": "M-001", "clt": true, "sobreaviso": true,
-		"estabelecimentoId": 5}))
+		"estabelecimentoId": 5, "dataDemissao": "31/12/2024"}))
 	bia := e.funcionario(a, plantao, merge(all, map[string]any{"nome": "Bia", "codeMatricula": "M-002", "pj": true}))
 	anaEmail := strict[internalapi.FuncionarioComEscala](t, e, path("/internal/funcionarios/%d", ana)).Email
 	// Ana works for b too, as PJ: her employments fill every field

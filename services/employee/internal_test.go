@@ -20,7 +20,7 @@ var recordTypes = map[string]string{
 	"sobreaviso": "bool", "sentimento": "string", "registrosPonto": "array",
 	"cidade": "null|string", "codeMatricula": "null|string", "dataAdmissao": "null|string",
 	"deviceToken": "null|string", "fotoProfile": "null|string", "nispis": "null|string", "uf": "null|string",
-	"valorHora": "null|number", "fusoHorario": "null|string",
+	"valorHora": "null|number", "fusoHorario": "null|string", "dataDemissao": "null|string",
 	"empresaId": "number", "escalaTrabalhoId": "number", "departamentoId": "null|number", "segmento": "null|number",
 	"estabelecimentoId": "number",
 }
@@ -55,7 +55,7 @@ var internalRecordTypes = func() map[string]string {
 // (internalapi.Membro).
 var membroTypes = map[string]string{"id": "number", "nome": "string", "cargo": "string", "cpfcnpj": "string",
 	"ativo": "bool", "segmento": "number|null", "escalaTrabalhoId": "number", "dataAdmissao": "string|null",
-	"fusoHorario": "string|null"}
+	"fusoHorario": "string|null", "dataDemissao": "string|null"}
 
 // checkRecord fails unless rec has exactly the public record's fields,
 // each of its type.
@@ -107,7 +107,7 @@ func TestInternalFuncionarioRecord(t *testing.T) {
 		"dataNascimento": "2000-02-29T00:00:00.000Z", "horarioTrabalho": float64(480), "ativo": true, "clt": false,
 		"pj": false, "sobreaviso": false, "sentimento": "Neutro", "registrosPonto": []any{}, "cidade": nil,
 		"codeMatricula": nil, "dataAdmissao": nil, "deviceToken": nil, "fotoProfile": nil, "nispis": nil, "uf": nil,
-		"valorHora": nil, "fusoHorario": nil,
+		"valorHora": nil, "fusoHorario": nil, "dataDemissao": nil,
 		"empresaId": float64(a.id), "escalaTrabalhoId": float64(esc), "departamentoId": nil, "segmento": nil,
 		"estabelecimentoId": float64(0),
 	}

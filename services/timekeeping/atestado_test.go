@@ -24,7 +24,7 @@ func TestAtestadoTecnicoIsFilledFromConfiguration(t *testing.T) {
 	}
 	wantText(t, pdfText(t, r), "Atestado Técnico e Termo de Responsabilidade",
 		"empresa Ponto Software Ltda (CNPJ/CPF nº 11.222.333/0001-81)", "art. 89 da Portaria MTP nº 671/2021",
-		"Tipo do REP/PTRP: REP-P", "Nome do programa: ponto", "Versão: 1.4.2",
+		"Tipo do REP/PTRP: REP-P e PTRP", "de tratamento de registro de ponto (PTRP)", "Nome do programa: ponto", "Versão: 1.4.2",
 		"Número de registro no INPI: 12345678901234567", "Local e data: São Paulo, 04/03/2024",
 		"Nome: Carla Técnica", "CPF: 123.456.789-09", "Cargo: Engenheira de software",
 		"Nome: Rui Legal", "CPF: 987.654.321-00", "Cargo: Diretor")

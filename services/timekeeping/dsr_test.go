@@ -83,7 +83,7 @@ func TestDSRInTheTimesheetAndTheReport(t *testing.T) {
 	}
 	r = e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-04&formato=pdf", w.id), c.token, nil)
 	want(t, r, 200)
-	wantText(t, pdfText(t, r), "DSR perdidos", "2024-04-14 (faltas: 2024-04-10)", "Banco de horas", "credito")
+	wantText(t, pdfText(t, r), "DSR perdidos", "14/04/2024 (faltas: 10/04/2024)", "Banco de horas", "credito")
 
 	var rel struct {
 		Totais dsrTotais `json:"totais"`

@@ -140,9 +140,9 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 		"2024-03-06": {"601/480/121/0/121", 121, 0, 0, 0, false, []string{"extras_acima_do_limite"}, "", "quarta-feira"},
 		"2024-03-07": {"490/480/10/0/10", 10, 0, 10, 11, false, []string{"descanso_insuficiente"}, "", "quinta-feira"},
 		"2024-03-08": {"480/480/0/0/0", 0, 0, 0, 0, true, []string{}, "", "sexta-feira"},
-		"2024-03-10": {"180/0/180/0/180", 0, 180, 0, 0, false, []string{"extras_acima_do_limite", "fora_do_local"}, "", "domingo"},
+		"2024-03-10": {"180/0/180/0/180", 0, 180, 0, 0, false, []string{"fora_do_local"}, "", "domingo"}, // 100%: no art. 59 alert
 		"2024-03-11": {"0/480/0/0/-480", 0, 0, 0, 0, false, []string{}, "", "segunda-feira"},
-		"2024-03-29": {"480/0/480/0/480", 0, 480, 0, 0, false, []string{"extras_acima_do_limite"}, "Sexta-feira Santa", "sexta-feira"},
+		"2024-03-29": {"480/0/480/0/480", 0, 480, 0, 0, false, []string{}, "Sexta-feira Santa", "sexta-feira"}, // 100%: no art. 59 alert
 	} {
 		d, ok := days[data]
 		if !ok {
@@ -168,6 +168,29 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 	if !days["2024-03-11"].Falta || len(days) != 22 { // 21 weekdays and the Sunday
 		t.Errorf("absence or day count: %d days", len(days))
 	}
+	// Art. 71 §4 in minutes: the 4th's 55 minute lunch (491 worked) is 60 -
+	// 55 = 5 short, the only short break of the month; art. 66: the 7th's
+	// rest of 589 is 660 - 589 = 71 short.
+	var raw struct {
+		Dias []struct {
+			Data                      string
+			MinutosIntervaloSuprimido int `json:"minutosIntervaloSuprimido"`
+			MinutosInterjornada       int `json:"minutosInterjornada"`
+		} `json:"dias"`
+		Totais struct {
+			MinutosIntervaloSuprimido int `json:"minutosIntervaloSuprimido"`
+			MinutosInterjornada       int `json:"minutosInterjornada"`
+		} `json:"totais"`
+	}
+	r.into(t, &raw)
+	for _, d := range raw.Dias {
+		if (d.Data == "2024-03-04") != (d.MinutosIntervaloSuprimido == 5) || (d.Data == "2024-03-07") != (d.MinutosInterjornada == 71) {
+			t.Errorf("%s: suppressed break %d, rest short %d", d.Data, d.MinutosIntervaloSuprimido, d.MinutosInterjornada)
+		}
+	}
+	if raw.Totais.MinutosIntervaloSuprimido != 5 || raw.Totais.MinutosInterjornada != 71 {
+		t.Errorf("totals: suppressed break %d, rest short %d", raw.Totais.MinutosIntervaloSuprimido, raw.Totais.MinutosInterjornada)
+	}
 	// The adjusted Friday: the original 16:00 disregarded, 17:00 included.
 	fri := days["2024-03-08"]
 	if len(fri.MarcacoesOriginais) != 4 || fri.MarcacoesOriginais[3].Horario != "16:00" ||
@@ -177,10 +200,12 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 		t.Errorf("treated Friday: %+v", fri)
 	}
 	// 20 working days of 480 (Good Friday expects nothing), 15 of them
-	// without punches.
+	// without punches: 15 absences by the one rule (core.FaltaInjustificada),
+	// the 11th the company's mark among them. Alerts: 6 before the art. 59
+	// alert left the 100% days (the Sunday and Good Friday): 4.
 	if want := (espelhoTotais{reportTotals: reportTotals{MinutosTrabalhados: 3197, MinutosPrevistos: 9600, MinutosExtras: 802,
-		SaldoMinutos: -6398, Faltas: 1}, MinutosExtras50: 142, MinutosExtras100: 660, MinutosNoturnos: 10,
-		MinutosNoturnosReduzidos: 11, Alertas: 6}); esp.Totais != want {
+		SaldoMinutos: -6398, Faltas: 15}, MinutosExtras50: 142, MinutosExtras100: 660, MinutosNoturnos: 10,
+		MinutosNoturnosReduzidos: 11, Alertas: 4}); esp.Totais != want {
 		t.Errorf("totals %+v, want %+v", esp.Totais, want)
 	}
 
@@ -198,10 +223,10 @@ func TestEspelhoAndCLTRules(t *testing.T) {
 	// The PDF, read back.
 	pdf := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-03&formato=pdf", davi.id), c.token, nil)
 	want(t, pdf, 200)
-	wantText(t, pdfText(t, pdf), "Espelho de Ponto - 2024-03", "Panificação São João 3 Ltda", companyCNPJ(3),
-		"Davi Araújo (CPF 123.456.789-09)", "Horário contratual: Comercial", "segunda-feira", "2024-03-01 a 2024-03-31",
-		"2024-03-08: marcação das 16:00 desconsiderada; incluída às 17:00. Motivo: Esqueci de bater o ponto",
-		"feriado: Sexta-feira Santa", "descanso_insuficiente", "fora_do_local",
+	wantText(t, pdfText(t, pdf), "Espelho de Ponto - 03/2024", "Panificação São João 3 Ltda", companyCNPJ(3),
+		"Davi Araújo (CPF 123.456.789-09)", "Horário contratual: Comercial", "segunda-feira", "01/03/2024 a 31/03/2024",
+		"08/03/2024: marcação das 16:00 desconsiderada; incluída às 17:00. Motivo: Esqueci de bater o ponto",
+		"feriado: Sexta-feira Santa", "descanso entre jornadas menor que 11 horas", "marcação fora do local de trabalho",
 		"Horas extras: 2:22 a 50%, 11:00 a 100%", "Adicional noturno: 0:10 (hora reduzida: 0:11)")
 
 	// Who may see it.

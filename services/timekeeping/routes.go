@@ -166,7 +166,8 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	bancoHoras := banco.New(bancos, relatorios)
 	relatorio.NewHandlers(relatorios, d.employees, d.clock, zones).WithBanco(bancoHoras).Public(public)
 	afdexport.NewHandlers(afdexport.NewStore(d.db), d.clock, zones, d.rep, d.signer).Public(public)
-	aej.NewHandlers(tratamentos, faltas, d.employees, d.clock, zones, d.rep, d.ptrp, d.signer).Public(public)
+	aej.NewHandlers(tratamentos, faltas, d.employees, d.clock, zones, d.rep, d.ptrp, d.signer).
+		SetJornadas(relatorios, bancoHoras).Public(public)
 	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep, d.signer,
 		d.verificacaoURL).Public(public)
 	espelho.NewHandlers(tratamentos, abonos, relatorios, d.employees, d.companies, d.clock, zones, d.signer,

@@ -13,6 +13,7 @@ type diaTratado struct {
 	MinutosAbonados    int    `json:"minutosAbonados"`
 	SaldoMinutos       int    `json:"saldoMinutos"`
 	Falta              bool   `json:"falta"`
+	FaltaMarcada       bool   `json:"faltaMarcada"`
 	Incompleto         bool   `json:"incompleto"`
 	Marcacoes          []struct {
 		ID             int64  `json:"id"`
@@ -238,7 +239,7 @@ func TestDesfazerFalta(t *testing.T) {
 	url := path("/registropontos/%d/marcar-falta/2024-03-07", w.id)
 	first := e.pub("POST", url, c.token, nil)
 	want(t, first, 200)
-	if d := e.diaTratadoDe(c, w, "2024-03-07"); !d.Falta {
+	if d := e.diaTratadoDe(c, w, "2024-03-07"); !d.Falta || !d.FaltaMarcada {
 		t.Fatalf("absence not shown: %+v", d)
 	}
 	wantErr(t, e.pub("DELETE", url, c.token, nil), 400, "validacao") // no reason
@@ -246,7 +247,9 @@ func TestDesfazerFalta(t *testing.T) {
 	wantErr(t, e.pub("DELETE", url, w.token, map[string]any{"motivo": "eu estava lá"}), 403, "acesso_negado")
 	r := e.pub("DELETE", url, c.token, map[string]any{"motivo": "estava em treinamento externo"})
 	want(t, r, 204)
-	if d := e.diaTratadoDe(c, w, "2024-03-07"); d.Falta {
+	// The mark is gone; the unpunched scheduled day is still the rule's
+	// absence (core.FaltaInjustificada) until a punch or an abono covers it.
+	if d := e.diaTratadoDe(c, w, "2024-03-07"); d.FaltaMarcada || !d.Falta {
 		t.Fatalf("undone absence still shown: %+v", d)
 	}
 	wantErr(t, e.pub("DELETE", url+"?motivo=outra%20vez", c.token, nil), 404, "nao_encontrado")
@@ -435,7 +438,7 @@ func TestEspelhoArt84Tratamentos(t *testing.T) {
 		t.Fatalf("Tuesday (every treatment): %+v", tue)
 	}
 	pdf := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-03&formato=pdf", w.id), c.token, nil)
-	wantText(t, pdfText(t, pdf), "Data de admissão: 2024-02-01", "Data de emissão: 2024-03-08 13:00 UTC",
+	wantText(t, pdfText(t, pdf), "Data de admissão: 01/02/2024", "Data de emissão: 08/03/2024 10:00 (UTC-03:00)",
 		"almoço às 12:00 pré-assinalada", "marcação das 08:02 desconsiderada. Motivo: duplicidade",
 		"marcação incluída às 12:00. Motivo: saída esquecida", "abono (atestado_medico), 13:00 a 17:00. Motivo: consulta",
 		"Horas abonadas: 4:00")

@@ -60,6 +60,10 @@ type Funcionario struct {
 	// EstabelecimentoID is his establishment (company-billing's); 0 is
 	// his company's principal one.
 	EstabelecimentoID int64 `json:"estabelecimentoId"`
+
+	// DataDemissao is the termination date (ISO 8601 UTC, as
+	// DataAdmissao), null while employed.
+	DataDemissao *string `json:"dataDemissao"`
 }
 
 // FuncionarioComEscala is the employee view with his work schedule, as
@@ -157,6 +161,8 @@ type Membro struct {
 	EscalaTrabalhoID int64 `json:"escalaTrabalhoId"`
 	// DataAdmissao is YYYY-MM-DD, null without one.
 	DataAdmissao *string `json:"dataAdmissao"`
+	// DataDemissao is YYYY-MM-DD, null while employed.
+	DataDemissao *string `json:"dataDemissao"`
 	// FusoHorario is the IANA zone of his place of work, null for his
 	// company's.
 	FusoHorario *string `json:"fusoHorario"`

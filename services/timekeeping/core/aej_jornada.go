@@ -80,11 +80,31 @@ func MarcacoesDoDia(vinculo, rep int, data time.Time, ps []MarcacaoTratada, turn
 	return out
 }
 
-// SemJornada is the code of the type-04 record that a workday without a
-// scheduled shift (a rest day, or an employee without a schedule) names
-// on its first entrada, which the layout requires: no pair of hours and
+// SemJornada is the code of the type-04 record that a workday of an
+// employee without any schedule names on its first entrada (a rest day
+// names the contractual shift: TurnoContratual), which the layout requires: no pair of hours and
 // no duration, written 0000 to 0000 and 0.
 const SemJornada = "SEM_JORNADA"
+
+// TurnoContratual is the shift a workday's first entrada names in the
+// AEJ: the day's own shift, or on a day without one (a worked rest day)
+// the schedule's contractual shift, its first working day's (the 12x36's
+// one shift); nil only without any schedule (then SemJornada). Anexo VI
+// asks for "o horário contratual", which a rest day does not change.
+func TurnoContratual(e *Escala, turno *Turno) *Turno {
+	if turno != nil || e == nil {
+		return turno
+	}
+	if e.Ciclo != nil {
+		return e.Ciclo.Turno
+	}
+	for _, t := range e.Semana {
+		if t != nil {
+			return t
+		}
+	}
+	return nil
+}
 
 // HorarioAEJ is the type-04 record of a shift (nil: SemJornada). Its code
 // is its hours, e.g. "0800-1200-1300-1700", so that equal shifts of

@@ -242,10 +242,13 @@ func Linha9(t Trailer) string {
 // LinhaAssinatura is the last line of a REP-P's AFD.
 func LinhaAssinatura() string { return alpha(AssinaturaP7S, LenAssinatura) }
 
-// NomeArquivo is the file name the layout gives a REP-P's AFD:
-// "AFD" + INPI number + employer's CNPJ/CPF + "REP_P", with .txt.
+// NomeArquivo is the file name the layout gives a REP-P's AFD (Anexo V
+// item 19.3): "AFD" + INPI number + employer's CNPJ/CPF + "REP_P", with
+// .txt. The INPI number is written as the header's field writes it (17
+// digits, zeros on the left; all zeros when not configured), so that the
+// name and the header always agree.
 func NomeArquivo(rep REP, empregador string) string {
-	return "AFD" + Plain(rep.INPI) + Plain(empregador) + "REP_P.txt"
+	return "AFD" + num(Plain(rep.INPI), 17) + Plain(empregador) + "REP_P.txt"
 }
 
 // checkNSR refuses an NSR that field 1 (9 digits, from 1) cannot hold.

@@ -119,9 +119,10 @@ func TestBancoCaps(t *testing.T) {
 	}
 }
 
-// A night shift that starts on Christmas (a national holiday): all of it
-// is overtime at 100%, its night minutes counted with Súmula 60's
-// extension, and the bank credits it.
+// A night shift that starts on Christmas (a national holiday): the
+// minutes on Christmas' calendar day are overtime at 100%, the rest
+// ordinary, its night minutes counted with Súmula 60's extension, and the
+// bank credits the holiday's minutes.
 func TestNightShiftOnAHolidayAt100(t *testing.T) {
 	natal := date(2024, 12, 25)
 	if nome, ok := NewCalendario(Facultativos{}).Feriado(natal); !ok {
@@ -132,7 +133,10 @@ func TestNightShiftOnAHolidayAt100(t *testing.T) {
 	noite := &Turno{Entrada: hm(22, 0), SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 480} // 22:00-06:00, break 02:00-03:00
 	marcas := []int{hm(22, 0), hm(26, 0), hm(27, 0), hm(30, 0)}
 	a := ComputeApuracao(Dia{Marcas: marcas, Turno: noite, Feriado: true})
-	if a.Trabalhados != 420 || a.Previstos != 0 || a.Extras != 420 || a.Extras100 != 420 || a.Extras50 != 0 {
+	// 22:00-24:00 on the 25th: 120 holiday minutes, scheduled and worked.
+	// Expected 420 - 120 = 300; worked off the holiday 420 - 120 = 300:
+	// balance 300 - 300 + 120 = 120, all at 100%.
+	if a.Trabalhados != 420 || a.Previstos != 300 || a.Extras != 120 || a.Extras100 != 120 || a.Extras50 != 0 || a.Saldo != 120 {
 		t.Fatalf("holiday night: %+v", a)
 	}
 	// 22:00-02:00 and 03:00-05:00 are night (360), 05:00-06:00 extends it.
@@ -145,7 +149,7 @@ func TestNightShiftOnAHolidayAt100(t *testing.T) {
 	}
 	x := ComputeBanco(PoliticaBanco{Inicio: date(2024, 7, 1), PeriodoMeses: 6},
 		[]DiaBanco{{Data: natal, Saldo: a.Saldo, Ausencia: a.Ausencia}}, nil, date(2024, 12, 31))
-	if x.Saldo != 420 {
+	if x.Saldo != 120 {
 		t.Fatalf("bank after the holiday: %+v", x)
 	}
 }

@@ -94,6 +94,13 @@ func IntervaloInsuficiente(trabalhados int, marcas []int) bool {
 	return MaiorIntervalo(marcas) < IntervaloExigido(trabalhados)
 }
 
+// IntervaloSuprimido is art. 71 §4's suppressed break: the minutes by
+// which the day's longest break falls short of the break its work
+// requires (0 when it is long enough).
+func IntervaloSuprimido(trabalhados int, marcas []int) int {
+	return max(0, IntervaloExigido(trabalhados)-MaiorIntervalo(marcas))
+}
+
 // DescansoInsuficiente applies art. 66 to the minutes between the end of
 // the previous workday (its last punch, after midnight for a night shift)
 // and the first punch of this one.
@@ -194,7 +201,8 @@ func Prorrogacao(marcas []int, noturnos int) int {
 func NoturnosReduzidos(minutos int) int { return (minutos*8 + 3) / 7 }
 
 // DividirExtras splits a day's overtime: at 100% on a Sunday or holiday,
-// at 50% on any other day.
+// at 50% on any other day. (ComputeApuracao adds the minutes worked on a
+// holiday's calendar day at 100% on its own: FeriadoMinutos.)
 func DividirExtras(extras int, domingoOuFeriado bool) (a50, a100 int) {
 	if domingoOuFeriado {
 		return 0, extras
@@ -203,7 +211,9 @@ func DividirExtras(extras int, domingoOuFeriado bool) (a50, a100 int) {
 }
 
 // ExtrasAcimaDoLimite applies art. 59: more than 2 hours of overtime in a
-// day.
+// day. It is given the 50% overtime only: art. 59 limits the extension of
+// an ordinary workday, not the work of a Sunday or holiday (art. 70, Lei
+// 605/49 art. 9) nor a 12x36 shift.
 func ExtrasAcimaDoLimite(extras int) bool { return extras > LimiteExtras }
 
 func overlap(a, b, lo, hi int) int { return max(0, min(b, hi)-max(a, lo)) }

@@ -42,15 +42,31 @@ func TestFeriadosNacionais(t *testing.T) {
 	}
 }
 
-// A night shift starting on a holiday: nothing is expected, all of it is
-// overtime at 100%, and its night minutes are counted as usual.
+// A night shift starting on a holiday, and one starting on its eve: the
+// minutes on the holiday's calendar day are not expected and are overtime
+// at 100% (Lei 605/49 art. 9), the rest is an ordinary shift; night
+// minutes are counted as usual.
 func TestNightShiftOnAHoliday(t *testing.T) {
 	turno := &Turno{Entrada: 22 * 60, SaidaAlmoco: 180, RetornoAlmoco: 240, Saida: 420}
 	marcas := []int{22 * 60, 25 * 60, 26 * 60, 29 * 60} // 22:00-01:00, 02:00-05:00
+	// Starting on the holiday: 22:00-24:00 = 120 on it. Expected 360 -
+	// 120 = 240; worked off it 360 - 120 = 240: balance 0 + 120.
 	a := ComputeApuracao(Dia{Marcas: marcas, Turno: turno, Feriado: true})
-	if a.Previstos != 0 || a.Trabalhados != 360 || a.Extras != 360 || a.Extras100 != 360 || a.Extras50 != 0 ||
-		a.Noturnos != 360 || a.NoturnosReduzidos != 411 || a.Saldo != 360 {
+	if a.Previstos != 240 || a.Trabalhados != 360 || a.Extras != 120 || a.Extras100 != 120 || a.Extras50 != 0 ||
+		a.Noturnos != 360 || a.NoturnosReduzidos != 411 || a.Saldo != 120 {
 		t.Fatalf("holiday night shift: %+v", a)
+	}
+	// Into the holiday: 00:00-01:00 and 02:00-05:00 = 60 + 180 = 240 on
+	// it. Expected 360 - 240 = 120, worked off it 120: balance 0 + 240.
+	b := ComputeApuracao(Dia{Marcas: marcas, Turno: turno, FeriadoSeguinte: true})
+	if b.Previstos != 120 || b.Extras != 240 || b.Extras100 != 240 || b.Extras50 != 0 || b.Saldo != 240 || b.Atraso != 0 {
+		t.Fatalf("night shift into a holiday: %+v", b)
+	}
+	// Late by 30 on the eve: 22:30-01:00 = 90 off the holiday; 90 - 120 =
+	// -30 ordinary, 240 at 100%: balance 210, overtime 240, lateness 30.
+	c := ComputeApuracao(Dia{Marcas: []int{22*60 + 30, 25 * 60, 26 * 60, 29 * 60}, Turno: turno, FeriadoSeguinte: true})
+	if c.Previstos != 120 || c.Extras != 240 || c.Extras100 != 240 || c.Saldo != 210 || c.Atraso != 30 {
+		t.Fatalf("late into a holiday: %+v", c)
 	}
 	normal := ComputeApuracao(Dia{Marcas: marcas, Turno: turno})
 	if normal.Previstos != 360 || normal.Extras != 0 || normal.Saldo != 0 {

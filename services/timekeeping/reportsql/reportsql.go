@@ -40,7 +40,7 @@ type Statement struct {
 // read as they come): every one keyed by the company, the employees and
 // the period, none joined with another's rows.
 var Statements = []Statement{
-	{Name: "feriados", SQL: Feriados, Args: func(p Params) []any { return []any{p.EmpresaID, p.Inicio, p.Fim} }},
+	{Name: "feriados", SQL: Feriados, Args: func(p Params) []any { return []any{p.EmpresaID, p.Inicio, p.Fim.AddDate(0, 0, 1)} }},
 	{Name: "faltas", SQL: Faltas, Args: Params.args},
 	{Name: "abonos", SQL: Abonos, Args: Params.args},
 	{Name: "desconsideracoes", SQL: Desconsideracoes, Args: Params.args},
@@ -99,5 +99,6 @@ WHERE a.empresa_id = $1 AND a.funcionario_id = ANY($2::bigint[]) AND a.data BETW
 	AND NOT EXISTS (SELECT 1 FROM abonos_cancelados c WHERE c.abono_id = a.id)`
 
 // Feriados are the company's own holidays of the period: date, name.
-// Parameters: $1 company, $2..$3 the period.
+// Parameters: $1 company, $2..$3 the period and the day after it (a night
+// shift of the last day may run into it).
 const Feriados = `SELECT data, nome FROM feriados WHERE empresa_id = $1 AND data BETWEEN $2::date AND $3::date`

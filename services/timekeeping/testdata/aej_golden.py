@@ -12,6 +12,11 @@ schedule "Comercial" Monday to Friday 08:00-12:00 13:00-17:00; José (CPF
   José   2024-03-04 08:00:12, 12:00:05, 12:00:40 (disregarded: "marcação em
          duplicidade"), 13:00:30; 17:00 included ("esqueceu de registrar a saída")
   José   2024-03-05 absence marked by the company (falta não justificada)
+  Every other weekday of March without punches is an unexcused absence too
+  (the one rule of docs/compliance.md), but Good Friday (29th), a national
+  holiday; each Sunday is lost to the absences of the six days before (the
+  last days of February included), so no DSR (code 1) is written; the
+  hour bank is off, so no movement (code 3).
   Maria  2024-03-04 08:01:30, 12:00:59, 13:02:00, 17:03:00
   Maria  2024-03-09 (Saturday, no shift) 09:00:00, 11:00:00
   José   2024-04-01 08:00 (outside March)
@@ -36,6 +41,20 @@ COMERCIAL = "0800-1200-1300-1700"   # the schedule's code: its hours
 def marc(bond, date, hm, rep, tp, seq, fonte, cod="", motivo=""):
     return ["05", str(bond), dh(date, hm), rep, tp, "%03d" % seq, fonte, cod, motivo]
 
+def absences():
+    """Type 07, code 2, for each bond's unpunched weekdays of March but the
+    holiday, in date order (bond 1's, then bond 2's)."""
+    import datetime
+    worked = {1: {"2024-03-04"}, 2: {"2024-03-04", "2024-03-09"}}
+    out = []
+    for bond in (1, 2):
+        for day in range(1, 32):
+            d = datetime.date(2024, 3, day)
+            s = d.isoformat()
+            if d.weekday() < 5 and s not in worked[bond] and s != "2024-03-29":
+                out.append(["07", str(bond), "2", s, "", ""])
+    return out
+
 records = [
     ["01", "1", cnpj(7), "", "", "Panificação São João 7 Ltda", "2024-03-01", "2024-03-31",
      dh("2024-04-02", "10:30"), "001"],
@@ -44,8 +63,6 @@ records = [
     ["03", "2", "98765432100", "Maria Aparecida"],
     # 08:00-12:00 and 13:00-17:00: 480 minutes, none at night
     ["04", COMERCIAL, "480", "0800", "1200", "1300", "1700"],
-    # a worked day without a shift: no pair of hours, written 0000 to 0000
-    ["04", "SEM_JORNADA", "0", "0000", "0000", "", ""],
     marc(1, "2024-03-04", "08:00", "1", "E", 1, "O", COMERCIAL),
     marc(1, "2024-03-04", "12:00", "1", "S", 1, "O"),
     # third punch of the day: pair 2 by its place; disregarded
@@ -56,9 +73,10 @@ records = [
     marc(2, "2024-03-04", "12:00", "1", "S", 1, "O"),
     marc(2, "2024-03-04", "13:02", "1", "E", 2, "O"),
     marc(2, "2024-03-04", "17:03", "1", "S", 2, "O"),
-    marc(2, "2024-03-09", "09:00", "1", "E", 1, "O", "SEM_JORNADA"),
+    # a worked rest day names the contractual schedule (no invented one)
+    marc(2, "2024-03-09", "09:00", "1", "E", 1, "O", COMERCIAL),
     marc(2, "2024-03-09", "11:00", "1", "S", 1, "O"),
-    ["07", "1", "2", "2024-03-05", "", ""],
+] + absences() + [
     ["08", "ponto", "develop", "1", DEV, "ponto", "nao-informado"],
 ]
 counts = [sum(1 for r in records if r[0] == "%02d" % t) for t in range(1, 9)]

@@ -59,6 +59,8 @@ type Funcionario struct {
 	// HorarioTrabalho is the schedule's expected minutes per working day
 	// (escala.DailyMinutes), read through the employee's schedule.
 	HorarioTrabalho int
+	// DataDemissao is the termination date, nil while employed.
+	DataDemissao *time.Time
 }
 
 // Record is the contract's "Employee record" (nested as funcionario in the
@@ -120,6 +122,10 @@ func Render(f Funcionario, a Audience) Record {
 	if f.DataAdmissao != nil {
 		s := clock.FormatISO(*f.DataAdmissao)
 		r.DataAdmissao = &s
+	}
+	if f.DataDemissao != nil {
+		s := clock.FormatISO(*f.DataDemissao)
+		r.DataDemissao = &s
 	}
 	if a == Public {
 		r.CodeVerify = nil

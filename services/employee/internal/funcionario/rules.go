@@ -58,6 +58,10 @@ type createInput struct {
 	FusoHorario    *string  `json:"fusoHorario"`
 	// EstabelecimentoID is his establishment; absent or 0: the principal.
 	EstabelecimentoID *int64 `json:"estabelecimentoId"`
+
+	// DataDemissao is the termination date, DD/MM/AAAA, never before
+	// DataAdmissao.
+	DataDemissao *string `json:"dataDemissao"`
 }
 
 // Empresa is the company the body names (request.CompanyBody).
@@ -113,6 +117,7 @@ func (in createInput) check(now time.Time) (newFuncionario, error) {
 		ValorHora: checkValorHora(v, in.ValorHora), DataAdmissao: checkAdmissao(v, in.DataAdmissao, now),
 		FusoHorario: checkFusoHorario(v, in.FusoHorario), EstabelecimentoID: estabelecimento,
 	}
+	f.DataDemissao = checkDemissao(v, in.DataDemissao, f.DataAdmissao)
 	return newFuncionario{Funcionario: f}, v.Err()
 }
 
@@ -141,6 +146,8 @@ type updateInput struct {
 	// EstabelecimentoID moves him to another establishment (0: the
 	// principal).
 	EstabelecimentoID request.Opt[int64] `json:"estabelecimentoId"`
+
+	DataDemissao request.Opt[string] `json:"dataDemissao"`
 }
 
 // change is one column to set; the column names come from this file only.
@@ -229,6 +236,9 @@ func (in updateInput) check(now time.Time) (update, error) {
 	if id, ok := required(v, in.EstabelecimentoID, "estabelecimentoId"); ok {
 		v.Check(id >= 0, "estabelecimentoId", msgEstabelecimento)
 		u.estabelecimento = &id
+	}
+	if in.DataDemissao.Set { // against the stored admission: constraint funcionarios_demissao_apos_admissao
+		set("data_demissao", checkDemissao(v, in.DataDemissao.Ptr(), nil))
 	}
 	if len(u.changes) == 0 && u.estabelecimento == nil && len(v) == 0 {
 		return update{}, validate.Errors{"corpo": "informe ao menos um campo para alterar"}.Err()
@@ -329,8 +339,9 @@ func yearsBetween(birth, now time.Time) int {
 	return y
 }
 
-// checkAdmissao parses an optional DD/MM/YYYY hiring date, at most one
-// year ahead (hirings are registered a little in advance, never decades).
+// checkAdmissao parses an optional DD/MM/YYYY hiring date, not in the
+// future: timekeeping owes nothing before it, so a future date would
+// silently empty the timesheet of someone already working.
 func checkAdmissao(v validate.Errors, s *string, now time.Time) *time.Time {
 	if s == nil {
 		return nil
@@ -340,7 +351,24 @@ func checkAdmissao(v validate.Errors, s *string, now time.Time) *time.Time {
 		v.Check(false, "dataAdmissao", "data inválida: use DD/MM/AAAA")
 		return nil
 	}
-	v.Check(t.Year() >= 1900 && t.Before(now.AddDate(1, 0, 0)), "dataAdmissao", "data fora do intervalo aceito")
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	v.Check(t.Year() >= 1900, "dataAdmissao", "data fora do intervalo aceito")
+	v.Check(!t.After(today), "dataAdmissao", "a data de admissão não pode estar no futuro")
+	return &t
+}
+
+// checkDemissao parses an optional DD/MM/YYYY termination date, not
+// before admissao (when known here).
+func checkDemissao(v validate.Errors, s *string, admissao *time.Time) *time.Time {
+	if s == nil {
+		return nil
+	}
+	t, ok := validate.DateBR(*s)
+	if !ok || t.Year() < 1900 {
+		v.Check(false, "dataDemissao", "data inválida: use DD/MM/AAAA")
+		return nil
+	}
+	v.Check(admissao == nil || !t.Before(*admissao), "dataDemissao", "a data de demissão não pode ser anterior à admissão")
 	return &t
 }
 

@@ -60,6 +60,9 @@ func insert(ctx context.Context, tx pgx.Tx, n newFuncionario, id *int64) error {
 		n.Cidade, n.UF, n.CodeMatricula, n.Nispis, n.ValorHora, n.DataAdmissao, n.FusoHorario,
 		n.EstabelecimentoID,
 	).Scan(id)
+	if err == nil && n.DataDemissao != nil {
+		_, err = tx.Exec(ctx, `UPDATE funcionarios SET data_demissao = $1 WHERE id = $2`, n.DataDemissao, *id)
+	}
 	if err != nil {
 		return constraintError("funcionario: create", err)
 	}
@@ -92,6 +95,8 @@ func constraintError(op string, err error) error {
 		return domainerr.InvalidField("segmento", "exige departamentoId")
 	case "funcionarios_clt_pj":
 		return domainerr.InvalidField("pj", "não pode ser CLT e PJ ao mesmo tempo")
+	case "funcionarios_demissao_apos_admissao":
+		return domainerr.InvalidField("dataDemissao", "a data de demissão não pode ser anterior à admissão")
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
@@ -108,7 +113,7 @@ const funcionarioColumns = `f.id, f.empresa_id, f.escala_trabalho_id, f.departam
 	f.nome, f.cargo, f.email, f.cpf, f.telefone, f.endereco, f.data_nascimento, f.code_verify,
 	f.ativo, f.clt, f.pj, f.sobreaviso, f.sentimento, f.cidade, f.uf, f.code_matricula, f.nispis,
 	f.valor_hora::float8, f.data_admissao, f.device_token, f.foto_profile, f.fuso_horario,
-	f.estabelecimento_id`
+	f.estabelecimento_id, f.data_demissao`
 
 // selectFuncionario reads an employee with his schedule, through the
 // one join every read makes anyway: the internal views carry the
@@ -124,7 +129,7 @@ func (f *Funcionario) columns() []any {
 		&f.Nome, &f.Cargo, &f.Email, &f.CPF, &f.Telefone, &f.Endereco, &f.DataNascimento, &f.CodeVerify,
 		&f.Ativo, &f.CLT, &f.PJ, &f.Sobreaviso, &f.Sentimento, &f.Cidade, &f.UF, &f.CodeMatricula, &f.Nispis,
 		&f.ValorHora, &f.DataAdmissao, &f.DeviceToken, &f.FotoProfile, &f.FusoHorario,
-		&f.EstabelecimentoID}
+		&f.EstabelecimentoID, &f.DataDemissao}
 }
 
 func scanFuncionario(row pgx.CollectableRow) (Funcionario, error) {
@@ -248,7 +253,7 @@ func (s *Store) Quadro(ctx context.Context, empresaID, departamentoID int64) (in
 		func(tx pgx.Tx) error {
 			b := &pgx.Batch{}
 			b.Queue(`SELECT id, nome, cargo, cpf, ativo, segmento, escala_trabalho_id,
-				to_char(data_admissao, 'YYYY-MM-DD'), fuso_horario
+				to_char(data_admissao, 'YYYY-MM-DD'), fuso_horario, to_char(data_demissao, 'YYYY-MM-DD')
 				FROM funcionarios WHERE empresa_id = $1 AND departamento_id = $2 ORDER BY nome, id`,
 				empresaID, departamentoID).Query(func(rows pgx.Rows) (err error) {
 				q.Funcionarios, err = pgx.CollectRows(rows, scanMembro)
@@ -306,7 +311,7 @@ func (s *Store) QuadroEmpresa(ctx context.Context, empresaID int64) (internalapi
 func scanMembro(row pgx.CollectableRow) (internalapi.Membro, error) {
 	var m internalapi.Membro
 	err := row.Scan(&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento, &m.EscalaTrabalhoID,
-		&m.DataAdmissao, &m.FusoHorario)
+		&m.DataAdmissao, &m.FusoHorario, &m.DataDemissao)
 	return m, err
 }
 

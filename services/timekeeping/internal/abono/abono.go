@@ -21,6 +21,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -224,7 +225,7 @@ func (in criarInput) check(v validate.Errors) novo {
 // create is POST /registropontos/funcionario/{funcionarioId}/abonos: 201
 // the abono. 400 (body; a date older than the keeping period or more than
 // a year ahead), 404 (not the company's employee), 409 (closed period,
-// abono_sobreposto).
+// abono_sobreposto, fora_do_vinculo).
 func (h *Handlers) create(c *fiber.Ctx) error {
 	var in criarInput
 	e, err := request.ReadEntry(c, h.Workdays, &in, func(v validate.Errors) novo { return in.check(v) })
@@ -234,6 +235,9 @@ func (h *Handlers) create(c *fiber.Ctx) error {
 	n, today := e.Body, h.Clock.Today(e.Zone)
 	if n.data.After(today.AddDate(0, 0, maxFuturo)) || n.data.Before(today.AddDate(-5, 0, 0)) {
 		return domainerr.InvalidField("data", "a data deve estar entre o prazo legal de guarda (5 anos) e um ano à frente")
+	}
+	if err := fuso.Vinculo(e.Funcionario, n.data); err != nil {
+		return err
 	}
 	n.empresaID, n.funcionarioID, n.autor = e.Caller.EmpresaID, e.ID, e.Caller.EmpresaID
 	a, err := h.Store.create(c.UserContext(), n, h.Clock.Now())

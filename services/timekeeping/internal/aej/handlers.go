@@ -21,9 +21,11 @@ import (
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/arquivo"
+	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
+	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
@@ -46,6 +48,18 @@ type Handlers struct {
 	files     arquivo.Files
 	rep       core.REP
 	ptrp      core.AEJPTRP
+	// days and bancos compute the workdays (the one absence rule, the
+	// DSR) and the hour bank the type-07 records report (SetJornadas).
+	days   *relatorio.Store
+	bancos *banco.Banco
+}
+
+// SetJornadas gives the handlers what the type-07 records are computed
+// from: the workdays (days) and the hour bank (bancos). Without them
+// only the company's absence marks are written.
+func (h *Handlers) SetJornadas(days *relatorio.Store, bancos *banco.Banco) *Handlers {
+	h.days, h.bancos = days, bancos
+	return h
 }
 
 // NewHandlers returns the handlers: pontos reads the period's treated
@@ -93,6 +107,12 @@ func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name s
 		PTRP: h.ptrp,
 	}
 	assemble(&a, funcs, ps, fs)
+	if h.days != nil {
+		today := time.Date(now.In(emp.Zone).Year(), now.In(emp.Zone).Month(), now.In(emp.Zone).Day(), 0, 0, 0, 0, time.UTC)
+		if a.Ausencias, err = h.ausencias(c, x.EmpresaID, funcs, inicio, fim, today); err != nil {
+			return "", nil, err
+		}
+	}
 	file, err = core.FormatAEJ(a)
 	return core.NomeArquivoAEJ(emp.CNPJ, inicio, fim), file, err
 }
@@ -130,8 +150,9 @@ func (h *Handlers) funcionarios(c *fiber.Ctx, empresaID int64, ps []tratamento.M
 
 // assemble fills a's bonds (03), schedules (04), punches (05) and absences
 // (07): bonds numbered from 1 in employee id order; the schedules every
-// employee's weekly shifts, equal shifts sharing one record, and
-// core.SemJornada when a worked day has no shift; each workday's punches
+// employee's weekly shifts, equal shifts sharing one record; a worked day
+// without a shift (a rest day) names the schedule's contractual shift
+// (core.TurnoContratual), core.SemJornada only without any schedule; each workday's punches
 // as the treatment left them (core.MarcacoesDoDia).
 func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.MarcacaoTratada, fs []falta.Ausencia) {
 	seen := map[string]bool{}
@@ -168,15 +189,92 @@ func assemble(a *core.AEJ, funcs []employee.Funcionario, ps []tratamento.Marcaca
 		for _, p := range ps[i:j] {
 			day = append(day, marcacaoTratada(p))
 		}
-		turno := escalas[ps[i].FuncionarioID].Turno(ps[i].Jornada)
+		escala := escalas[ps[i].FuncionarioID]
+		turno := escala.Turno(ps[i].Jornada)
 		a.Marcacoes = append(a.Marcacoes, core.MarcacoesDoDia(vinculo[ps[i].FuncionarioID], repID, ps[i].Jornada,
-			day, turno, horario(turno))...)
+			day, turno, horario(core.TurnoContratual(escala, turno)))...)
 		i = j
 	}
 	for _, f := range fs {
 		a.Ausencias = append(a.Ausencias, core.AEJAusencia{Vinculo: vinculo[f.FuncionarioID], Tipo: core.AusenciaFalta,
 			Data: f.Data})
 	}
+}
+
+// ausencias are the type-07 records of funcs (bonds numbered from 1 in
+// their order) from inicio to fim, computed up to the day before today
+// (a day under way is no absence yet): the workday rules' absences, the
+// paid weekly rest days within the bond and the hour-bank movements
+// (core.AusenciasAEJ) — what the timesheet and the report show.
+func (h *Handlers) ausencias(c *fiber.Ctx, empresaID int64, funcs []employee.Funcionario, inicio, fim, today time.Time) (
+	[]core.AEJAusencia, error) {
+	ate := fim
+	if y := today.AddDate(0, 0, -1); y.Before(ate) {
+		ate = y
+	}
+	out := []core.AEJAusencia{}
+	if ate.Before(inicio) || len(funcs) == 0 {
+		return out, nil
+	}
+	ctx := c.UserContext()
+	escalas := map[int64]*core.Escala{}
+	ids := make([]int64, 0, len(funcs))
+	for _, f := range funcs {
+		escalas[f.EscalaTrabalhoID] = f.Escala.Core()
+		ids = append(ids, f.ID)
+	}
+	params := func(i, f time.Time) relatorio.Params { return relatorio.NewParams(empresaID, i, f, funcs, escalas) }
+	p := params(relatorio.Antes(inicio), ate)
+	days, err := h.days.Days(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	relatorio.ComputeDays(days, p)
+	dsrs := relatorio.DSRs(days, p, inicio, ate)
+	faltas := map[int64][]time.Time{}
+	from := inicio.Format(time.DateOnly)
+	for _, d := range days {
+		if d.Falta && d.Data >= from {
+			t, _ := time.Parse(time.DateOnly, d.Data)
+			faltas[d.FuncionarioID] = append(faltas[d.FuncionarioID], t)
+		}
+	}
+	pol, err := h.bancos.Politica(ctx, empresaID)
+	if err != nil {
+		return nil, err
+	}
+	saldos, err := h.bancos.Saldos(ctx, empresaID, ids, pol, ate, ate, inicio, params)
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range funcs {
+		out = append(out, core.AusenciasAEJ(i+1, faltas[f.ID], descansos(f, dsrs[f.ID]), movimentos(saldos[f.ID]))...)
+	}
+	return out, nil
+}
+
+// descansos are rs as the core reads them, those outside f's employment
+// bond left out.
+func descansos(f employee.Funcionario, rs []relatorio.DSR) []core.DSR {
+	out := make([]core.DSR, 0, len(rs))
+	for _, r := range rs {
+		d, err := time.Parse(time.DateOnly, r.Data)
+		if err == nil && !f.ForaDoVinculo(d) {
+			out = append(out, core.DSR{Data: d, Perdido: r.Perdido})
+		}
+	}
+	return out
+}
+
+// movimentos are s's movements as the core reads them.
+func movimentos(s banco.Saldo) []core.MovimentoBanco {
+	out := make([]core.MovimentoBanco, 0, len(s.Movimentos))
+	for _, m := range s.Movimentos {
+		if d, err := time.Parse(time.DateOnly, m.Data); err == nil {
+			out = append(out, core.MovimentoBanco{Data: d, Tipo: m.Tipo, Minutos: m.Minutos})
+		}
+	}
+	return out
 }
 
 // marcacaoTratada is p as the core reads it: an original's reason only with its

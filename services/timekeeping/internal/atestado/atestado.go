@@ -1,6 +1,8 @@
 // Package atestado serves the REP-P's technical certificate (Atestado
 // Técnico e Termo de Responsabilidade, Portaria MTP 671/2021 art. 89 and
-// Anexo VII): GET /registropontos/atestado-tecnico, a PDF filled from
+// Anexo VII), which covers both programs ponto is: the REP-P and the
+// treatment program (PTRP, whose AEJ it writes), as Anexo VII's model
+// allows ("o equipamento e/ou programa"): GET /registropontos/atestado-tecnico, a PDF filled from
 // configuration (the developer, its responsible people, the program's
 // name, version and INPI registration). ponto does not sign it: art. 89
 // §2 wants the qualified signatures of the natural persons named in it,
@@ -87,10 +89,11 @@ func PDF(cfg Config, rep core.REP, now time.Time) ([]byte, error) {
 	p := documento.New(Titulo, now, false)
 	p.Text(fmt.Sprintf("Na qualidade de responsável técnico e de responsável legal da empresa %s (CNPJ/CPF nº %s), "+
 		"os signatários abaixo, em atenção ao art. 89 da Portaria MTP nº 671/2021, atestam e declaram que o "+
-		"programa identificado abaixo está em conformidade com a Portaria MTP nº 671/2021.",
+		"programa identificado abaixo, como registrador eletrônico de ponto via programa (REP-P) e como programa "+
+		"de tratamento de registro de ponto (PTRP), está em conformidade com a Portaria MTP nº 671/2021.",
 		or(cfg.Desenvolvedor), or(rep.Desenvolvedor)))
 	p.Section("Identificação")
-	p.Field("Tipo do REP/PTRP", "REP-P")
+	p.Field("Tipo do REP/PTRP", "REP-P e PTRP")
 	p.Field("Nome do programa", or(cfg.Programa))
 	p.Field("Versão", or(cfg.Versao))
 	p.Field("Número de registro no INPI", or(rep.INPI))

@@ -46,7 +46,9 @@ func PDF(m Marcacao, nome string, emp companybillingapi.Empresa, rep core.REP, x
 	p.Field("Data", local.Format("02/01/2006"))
 	p.Field("Horário", local.Format("15:04")+" (UTC"+local.Format("-07:00")+")")
 	p.Field("NSR", fmt.Sprintf("%09d", m.NSR))
-	p.Field("Gravada em", local.Format("02/01/2006 15:04:05"))
+	// To the minute, as the AFD's type-7 recording time (Anexo V item 6: DH
+	// fields end in ":00"), so the receipt and the file read the same.
+	p.Field("Gravada em", local.Format("02/01/2006 15:04")+" (UTC"+local.Format("-07:00")+")")
 	p.Field("Coletor", coletores[m.Coletor]+" (on-line)")
 	p.Field("Posição informada", m.Localizacao)
 	p.Mono("Código hash (SHA-256)", m.Hash)

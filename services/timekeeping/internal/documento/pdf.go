@@ -81,16 +81,71 @@ func (p *PDF) Table(widths []float64, header []string, rows [][]string) {
 	}
 }
 
+// lineHeight is a table line's height (mm) at 8 points; cellPad the
+// space kept on each side of a cell's text.
+const (
+	lineHeight = 3.8
+	cellPad    = 0.8
+)
+
+// row writes one table row: each cell's text wrapped inside its column
+// (never running into the next), the row as tall as its tallest cell,
+// on a new page when it does not fit in this one.
 func (p *PDF) row(widths []float64, cells []string, fill bool) {
-	p.f.SetFillColor(230, 230, 230)
+	lines := make([][]string, len(widths))
+	n := 1
 	for i, w := range widths {
 		s := ""
 		if i < len(cells) {
 			s = cells[i]
 		}
-		p.f.CellFormat(w, 5, p.tr(s), "1", 0, "L", fill, 0, "")
+		lines[i] = p.wrap(s, w-2*cellPad)
+		n = max(n, len(lines[i]))
 	}
-	p.f.Ln(-1)
+	h := float64(n)*lineHeight + 1
+	_, pageH := p.f.GetPageSize()
+	_, _, _, bottom := p.f.GetMargins()
+	if p.f.GetY()+h > pageH-bottom {
+		p.f.AddPage()
+	}
+	p.f.SetFillColor(230, 230, 230)
+	x, y := p.f.GetX(), p.f.GetY()
+	style := "D"
+	if fill {
+		style = "FD"
+	}
+	for i, w := range widths {
+		p.f.Rect(x, y, w, h, style)
+		for j, l := range lines[i] {
+			p.f.SetXY(x+cellPad, y+0.5+float64(j)*lineHeight)
+			p.f.CellFormat(w-2*cellPad, lineHeight, l, "", 0, "L", false, 0, "")
+		}
+		x += w
+	}
+	p.f.SetXY(p.f.GetX(), y+h)
+	left, _, _, _ := p.f.GetMargins()
+	p.f.SetX(left)
+}
+
+// wrap splits s (UTF-8) into lines of at most width mm in the fonts'
+// encoding, at spaces, cutting a word longer than a line.
+func (p *PDF) wrap(s string, width float64) []string {
+	if s == "" {
+		return []string{""}
+	}
+	var out []string
+	for _, u := range p.f.SplitText(s, width) {
+		l := p.tr(u)
+		for p.f.GetStringWidth(l) > width && len(l) > 1 {
+			k := len(l) - 1
+			for k > 1 && p.f.GetStringWidth(l[:k]) > width {
+				k--
+			}
+			out, l = append(out, l[:k]), l[k:]
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // Bytes finishes the document.

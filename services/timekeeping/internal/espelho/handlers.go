@@ -89,7 +89,7 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if !pdf {
 		return c.JSON(e)
 	}
-	b, err := PDF(e, h.clock.Now(), signing.Notice())
+	b, err := PDF(e, h.clock.Now().In(companyZone), signing.Notice())
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,10 @@ type HorarioContratual struct {
 	// IntervaloPreAssinalado: the break is pre-assigned (counted without
 	// punches).
 	IntervaloPreAssinalado bool `json:"intervaloPreAssinalado"`
+	// MinutosAEJ is the shift's duration as the AEJ's type-04 record
+	// writes it: night minutes reduced (art. 73 §1), so a 22:00-05:30
+	// shift of 390 clock minutes (MinutosPrevistos) is longer here.
+	MinutosAEJ int `json:"minutosAEJ"`
 }
 
 // Original is a punch as the REP recorded it.
@@ -106,6 +110,9 @@ type Tratada struct {
 	Horario    string  `json:"horario"`
 	Origem     string  `json:"origem"`
 	Motivo     *string `json:"motivo"`
+	// DiaSeguinte: the punch is on the calendar day after the workday's
+	// date (a night shift after midnight).
+	DiaSeguinte bool `json:"diaSeguinte"`
 }
 
 // Desconsiderada is a punch the day does not count: an original replaced
@@ -146,6 +153,7 @@ func horarios(e employee.Escala) []HorarioContratual {
 			break
 		}
 		entrada, _ := validate.ClockTime(h.Entrada)
+		turno := core.Turno{Entrada: entrada, SaidaAlmoco: h.SaidaAlmoco, RetornoAlmoco: h.RetornoAlmoco, Saida: h.Saida}
 		dia := diasSemana[i]
 		if e.Tipo == "12x36" && e.DataInicio != nil { // one shift, every second day
 			dia = "12x36 a partir de " + *e.DataInicio
@@ -153,7 +161,7 @@ func horarios(e employee.Escala) []HorarioContratual {
 		out = append(out, HorarioContratual{DiaSemana: dia, Entrada: h.Entrada,
 			SaidaAlmoco: clockTime(entrada + h.SaidaAlmoco), RetornoAlmoco: clockTime(entrada + h.RetornoAlmoco),
 			Saida: clockTime(entrada + h.Saida), MinutosPrevistos: h.Saida - (h.RetornoAlmoco - h.SaidaAlmoco),
-			IntervaloPreAssinalado: h.IntervaloPreAssinalado})
+			IntervaloPreAssinalado: h.IntervaloPreAssinalado, MinutosAEJ: core.HorarioAEJ(&turno).Duracao})
 	}
 	return out
 }
@@ -205,8 +213,11 @@ func treat(ps []tratamento.MarcacaoTratada, zone *time.Location, data time.Time,
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return at[idx[a]].Before(at[idx[b]]) })
 	sorted := make([]Tratada, 0, len(trat)+2)
+	seguinte := time.Date(data.Year(), data.Month(), data.Day()+1, 0, 0, 0, 0, zone)
 	for _, i := range idx {
-		sorted = append(sorted, trat[i])
+		t := trat[i]
+		t.DiaSeguinte = !at[i].Before(seguinte)
+		sorted = append(sorted, t)
 	}
 	if s, r, ok := turno.Intervalo(); ok && turno.PreAssinalado && len(sorted) == 2 {
 		midnight := time.Date(data.Year(), data.Month(), data.Day(), 0, 0, 0, 0, zone)

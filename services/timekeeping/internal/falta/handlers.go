@@ -9,6 +9,7 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
@@ -59,7 +60,8 @@ func (h *Handlers) undo(c *fiber.Ctx) error {
 // mark is POST /registropontos/{funcionarioId}/marcar-falta/{data}: 200
 // with the absence record, the same one on every repeat. 400 for a bad id
 // or date (not YYYY-MM-DD, or after today in the company's time zone), 404
-// for another company's employee, 409 when the day has punches, 503 when
+// for another company's employee, 409 when the day has punches or is
+// outside the employment bond (fora_do_vinculo), 503 when
 // the employee service is down.
 func (h *Handlers) mark(c *fiber.Ctx) error {
 	caller, id, data, err := onDay(c)
@@ -67,12 +69,15 @@ func (h *Handlers) mark(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	_, zone, err := h.Workdays.Funcionario(ctx, caller.EmpresaID, id)
+	f, zone, err := h.Workdays.Funcionario(ctx, caller.EmpresaID, id)
 	if err != nil {
 		return err
 	}
 	if data.After(h.Clock.Today(zone)) {
 		return domainerr.InvalidField("data", "não é possível marcar falta em data futura")
+	}
+	if err := fuso.Vinculo(f, data); err != nil {
+		return err
 	}
 	r, err := h.Store.Mark(ctx, Falta{EmpresaID: caller.EmpresaID, FuncionarioID: id, Data: data,
 		InicioDia: clock.StartOfDay(data, zone)}, h.Clock.Now())

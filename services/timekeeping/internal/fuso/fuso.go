@@ -178,3 +178,14 @@ func (w Workdays) Jornada(ctx context.Context, empresaID, funcionarioID int64, t
 	}
 	return w.Zones.Jornada(ctx, empresaID, f, t)
 }
+
+// Vinculo refuses a treatment of employee f's workday d outside his
+// employment bond (before the admission, after the termination): 409
+// fora_do_vinculo, as nothing is owed there to treat.
+func Vinculo(f employee.Funcionario, d time.Time) error {
+	if !f.ForaDoVinculo(d) {
+		return nil
+	}
+	return domainerr.Conflict("fora_do_vinculo", "a data "+d.Format("02/01/2006")+
+		" está fora do vínculo do funcionário (antes da admissão ou depois da demissão)")
+}

@@ -12,16 +12,20 @@ func computeDays(days []Dia, p Params) {
 	for i := range days {
 		d := &days[i]
 		data := d.date()
-		a := core.ComputeApuracao(core.Dia{Marcas: d.marcas, Turno: p.escalas[d.FuncionarioID].Turno(data),
+		escala := p.escalas[d.FuncionarioID]
+		d.ForaDoVinculo = p.foraDoVinculo(d.FuncionarioID, d.Data)
+		a := core.ComputeApuracao(core.Dia{Marcas: d.marcas, Turno: escala.Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
-			ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.Falta})
+			FeriadoSeguinte: d.feriadoSeguinte, Ciclo12x36: escala != nil && escala.Ciclo != nil,
+			ForaDoVinculo: d.ForaDoVinculo, ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.FaltaMarcada})
 		d.MinutosTrabalhados, d.Incompleto = a.Trabalhados, a.Incompleto
 		d.MinutosPrevistos, d.MinutosExtras, d.MinutosAtraso, d.SaldoMinutos = a.Previstos, a.Extras, a.Atraso, a.Saldo
 		d.MinutosAbonados = a.Abonados
 		d.MinutosExtras50, d.MinutosExtras100 = a.Extras50, a.Extras100
 		d.MinutosNoturnos, d.MinutosNoturnosReduzidos = a.Noturnos, a.NoturnosReduzidos
 		d.ToleranciaAplicada, d.Alertas = a.Tolerancia, a.Alertas
-		d.ausencia = a.Ausencia
+		d.ausencia, d.Falta = a.Ausencia, a.Ausencia
+		d.MinutosIntervaloSuprimido, d.MinutosInterjornada = a.IntervaloSuprimido, a.Interjornada
 	}
 }
 
@@ -68,6 +72,8 @@ func (t *Totais) add(d *Dia) {
 	t.MinutosNoturnos += d.MinutosNoturnos
 	t.MinutosNoturnosReduzidos += d.MinutosNoturnosReduzidos
 	t.Alertas += len(d.Alertas)
+	t.MinutosIntervaloSuprimido += d.MinutosIntervaloSuprimido
+	t.MinutosInterjornada += d.MinutosInterjornada
 }
 
 // Sum is the totals of days.

@@ -18,7 +18,8 @@ import (
 // alert codes and counts them on a total row.
 var csvHeader = []string{"funcionarioId", "nome", "cpf", "data", "marcacoes", "minutosTrabalhados",
 	"minutosPrevistos", "minutosExtras", "minutosAtraso", "saldoMinutos", "falta", "ajustesPendentes", "incompleto",
-	"minutosExtras50", "minutosExtras100", "minutosNoturnos", "minutosNoturnosReduzidos", "feriado", "alertas"}
+	"minutosExtras50", "minutosExtras100", "minutosNoturnos", "minutosNoturnosReduzidos", "feriado", "alertas",
+	"minutosIntervaloSuprimido", "minutosInterjornada", "faltaMarcada"}
 
 // utf8BOM makes spreadsheet programs read the accents right.
 const utf8BOM = "\uFEFF"
@@ -103,6 +104,8 @@ func (cw *csvWriter) employee(f Funcionario, days []Dia, t Totais) {
 			cw.text = append(cw.text, a...)
 		}
 		cw.out = appendCell(append(cw.out, ';'), cw.text)
+		cw.ints(d.MinutosIntervaloSuprimido, d.MinutosInterjornada)
+		cw.cells(false, yesNo(d.FaltaMarcada))
 		cw.end()
 	}
 	cw.total(id, nome, cpf, "TOTAL", t)
@@ -116,7 +119,8 @@ func (cw *csvWriter) total(id, nome, cpf, data string, t Totais) {
 	cw.cells(false, "")
 	cw.ints(t.MinutosExtras50, t.MinutosExtras100, t.MinutosNoturnos, t.MinutosNoturnosReduzidos)
 	cw.cells(false, "")
-	cw.ints(t.Alertas)
+	cw.ints(t.Alertas, t.MinutosIntervaloSuprimido, t.MinutosInterjornada)
+	cw.cells(false, "")
 	cw.end()
 }
 

@@ -153,7 +153,9 @@ func newFatos(p Params) *Fatos {
 	for i, id := range p.Funcionarios {
 		f.indice[id] = int32(i)
 	}
-	f.datas, f.textos, f.feriados = make([]time.Time, f.n), make([]string, f.n), make([]*string, f.n)
+	// feriados has one more day, the one after p.Fim: a night shift of
+	// p.Fim may run into it (core.Dia.FeriadoSeguinte).
+	f.datas, f.textos, f.feriados = make([]time.Time, f.n+1), make([]string, f.n+1), make([]*string, f.n+1)
 	for i := range f.datas {
 		f.datas[i] = time.Unix(int64(f.base+int32(i))*86400, 0).UTC()
 		f.textos[i] = f.datas[i].Format(time.DateOnly)
@@ -216,7 +218,7 @@ func (f *Fatos) readFeriados(rows pgx.Rows) error {
 		if err := rows.Scan(&data, &nome); err != nil {
 			return err
 		}
-		if i, ok := f.dia(unixDia(data)); ok {
+		if i := int(unixDia(data) - f.base); i >= 0 && i <= f.n {
 			f.feriados[i] = &nome
 		}
 	}
@@ -446,8 +448,8 @@ func (f *Fatos) rows(i int, detail bool) []Dia {
 			}
 			continue
 		}
-		out = append(out, Dia{FuncionarioID: id, Data: f.textos[d], data: f.datas[d], Falta: flags&temFalta != 0,
-			Feriado: f.feriados[d]})
+		out = append(out, Dia{FuncionarioID: id, Data: f.textos[d], data: f.datas[d], FaltaMarcada: flags&temFalta != 0,
+			Feriado: f.feriados[d], feriadoSeguinte: f.feriados[d+1] != nil})
 		dia := &out[len(out)-1]
 		if flags&temAbono != 0 {
 			a := f.abonos[int64(i*f.n+d)]

@@ -24,6 +24,19 @@ type Params struct {
 	// admissoes the admission dates (YYYY-MM-DD) of those who have one.
 	escalas   map[int64]*core.Escala
 	admissoes map[int64]string
+	// demissoes are the termination dates (YYYY-MM-DD) of those who have
+	// one: after it, as before the admission, nothing is owed.
+	demissoes map[int64]string
+}
+
+// foraDoVinculo reports whether date data (YYYY-MM-DD) of employee id is
+// before his admission or after his termination.
+func (p Params) foraDoVinculo(id int64, data string) bool {
+	if a, ok := p.admissoes[id]; ok && data < a {
+		return true
+	}
+	d, ok := p.demissoes[id]
+	return ok && data > d
 }
 
 // Dia is one employee's day in the report.
@@ -38,10 +51,21 @@ type Dia struct {
 	SaldoMinutos       int       `json:"saldoMinutos"`
 	// MinutosAbonados are the scheduled minutes excused by abonos: in the
 	// balance as worked, never overtime.
-	MinutosAbonados  int  `json:"minutosAbonados"`
+	MinutosAbonados int `json:"minutosAbonados"`
+	// Falta is the rule's verdict (core.FaltaInjustificada): an unexcused
+	// absence, the company's mark or a scheduled day without punches;
+	// FaltaMarcada the company's explicit mark (not undone).
 	Falta            bool `json:"falta"`
+	FaltaMarcada     bool `json:"faltaMarcada"`
 	AjustesPendentes int  `json:"ajustesPendentes"`
 	Incompleto       bool `json:"incompleto"`
+	// ForaDoVinculo: the date is before the admission or after the
+	// termination; nothing is owed.
+	ForaDoVinculo bool `json:"foraDoVinculo"`
+	// MinutosIntervaloSuprimido are art. 71 §4's suppressed break minutes,
+	// MinutosInterjornada the minutes short of art. 66's 11 hours of rest.
+	MinutosIntervaloSuprimido int `json:"minutosIntervaloSuprimido"`
+	MinutosInterjornada       int `json:"minutosInterjornada"`
 
 	// The CLT figures (package clt): overtime split by rate, night work in
 	// clock and night-hour minutes, whether the tolerance of art. 58 §1
@@ -69,8 +93,10 @@ type Dia struct {
 	incluidas, desconsideradas []bool
 	abonoDia                   bool
 	abonoInicios, abonoFins    []int
-	// ausencia is core.Apuracao.Ausencia, once computed.
-	ausencia bool
+	// ausencia is core.Apuracao.Ausencia, once computed; feriadoSeguinte
+	// tells that the next date is a holiday.
+	ausencia        bool
+	feriadoSeguinte bool
 	// data is Data as a civil date (UTC midnight), kept so that computing
 	// a department's tens of thousands of days does not parse each one
 	// back.
@@ -94,6 +120,9 @@ type Totais struct {
 	MinutosNoturnosReduzidos int `json:"minutosNoturnosReduzidos"`
 	// Alertas counts the alerts of the days.
 	Alertas int `json:"alertas"`
+	// The suppressed break (art. 71 §4) and rest (art. 66) minutes.
+	MinutosIntervaloSuprimido int `json:"minutosIntervaloSuprimido"`
+	MinutosInterjornada       int `json:"minutosInterjornada"`
 	// DSRPerdidos counts the weekly rest days lost to unexcused absences
 	// (Lei 605/49 art. 6).
 	DSRPerdidos int `json:"dsrPerdidos"`

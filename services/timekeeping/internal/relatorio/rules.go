@@ -118,11 +118,14 @@ func escalasOf(escalas map[int64]employee.Escala) (map[int64]*core.Escala, error
 func NewParams(empresaID int64, inicio, fim time.Time, funcs []employee.Funcionario, escalas map[int64]*core.Escala) Params {
 	p := Params{Params: reportsql.Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim,
 		Funcionarios: make([]int64, 0, len(funcs))}, escalas: make(map[int64]*core.Escala, len(funcs)),
-		admissoes: map[int64]string{}}
+		admissoes: map[int64]string{}, demissoes: map[int64]string{}}
 	for _, f := range funcs {
 		p.Funcionarios = append(p.Funcionarios, f.ID)
 		if d, ok := f.Admissao(); ok {
 			p.admissoes[f.ID] = d.Format(time.DateOnly)
+		}
+		if d, ok := f.Demissao(); ok {
+			p.demissoes[f.ID] = d.Format(time.DateOnly)
 		}
 		p.escalas[f.ID] = escalas[f.EscalaTrabalhoID]
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
+	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 )
 
@@ -29,6 +30,8 @@ type Entry[T any] struct {
 	ID     int64
 	Body   T
 	Zone   *time.Location
+	// Funcionario is the employee's record.
+	Funcionario employee.Funcionario
 }
 
 // ReadEntry reads an Entry: the caller and the {funcionarioId} with the
@@ -45,9 +48,9 @@ func ReadEntry[T any](c *fiber.Ctx, workdays fuso.Workdays, dst any, check func(
 	if err := v.Err(); err != nil {
 		return Entry[T]{}, err
 	}
-	_, zone, err := workdays.Funcionario(c.UserContext(), caller.EmpresaID, id)
+	f, zone, err := workdays.Funcionario(c.UserContext(), caller.EmpresaID, id)
 	if err != nil {
 		return Entry[T]{}, err
 	}
-	return Entry[T]{Caller: caller, ID: id, Body: body, Zone: zone}, nil
+	return Entry[T]{Caller: caller, ID: id, Body: body, Zone: zone, Funcionario: f}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -58,7 +59,7 @@ func (h *Handlers) include(c *fiber.Ctx) error {
 // inclusao reads the body {"horario","motivo"} of an inclusion of
 // employee id of company empresaID and places it in his workday (his zone
 // and schedule). 400 (body; in the future or older than the keeping
-// period), 404 (not the company's employee).
+// period), 404 (not the company's employee), 409 (fora_do_vinculo).
 func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error) {
 	var in incluirInput
 	if err := request.DecodeJSON(c, &in); err != nil {
@@ -93,7 +94,11 @@ func (h *Handlers) inclusao(c *fiber.Ctx, empresaID, id int64) (Inclusao, error)
 	if err != nil {
 		return Inclusao{}, err
 	}
-	return Inclusao{EmpresaID: empresaID, FuncionarioID: id, Jornada: core.Jornada(horario, zone, escala.Core()),
+	jornada := core.Jornada(horario, zone, escala.Core())
+	if err := fuso.Vinculo(f, jornada); err != nil {
+		return Inclusao{}, err
+	}
+	return Inclusao{EmpresaID: empresaID, FuncionarioID: id, Jornada: jornada,
 		Horario: horario, FusoMinutos: core.Offset(horario, zone), Motivo: motivo}, nil
 }
 

@@ -56,7 +56,7 @@ func records(t *testing.T, s string) []record {
 // cancel for a standing abono, and undo for an absence; an abono's error
 // is shown on the abono form only.
 func TestTreatmentPageOffersEveryTreatment(t *testing.T) {
-	day := decoded(t, `{"data": "2026-03-04", "falta": true,
+	day := decoded(t, `{"data": "2026-03-04", "falta": true, "faltaMarcada": true,
 		"marcacoesOriginais": [{"registroId": 7, "nsr": 3, "tipo": "entrada", "horario": "08:00", "desconsiderada": true},
 			{"registroId": 8, "nsr": 4, "tipo": "saída", "horario": "17:00", "desconsiderada": false}],
 		"marcacoesTratadas": [], "desconsideradas": [{"registroId": 7, "horario": "08:00", "motivo": "engano"}]}`)
@@ -90,7 +90,7 @@ func TestTreatmentPageOffersEveryTreatment(t *testing.T) {
 	// The inclusion form's error stays on it; the day without an
 	// absence offers to mark one.
 	e = &api.Error{Status: 409, Code: "marcacao_duplicada", Message: "já existe", Fields: map[string]string{"motivo": "curto"}}
-	day["falta"] = false
+	day["faltaMarcada"] = false // an unpunched day is still the rule's absence ("falta"), not the company's mark
 	html = renderView(t, "tratamento.html", view{Title: "Tratamento do dia", Err: e, Form: map[string]string{"hora": "12:00"},
 		Data: treatmentView{FuncionarioID: "101", Data: "2026-03-04", Dia: day, TiposAbono: abonoTypes}})
 	if !strings.Contains(html, `id="motivo-erro"`) || strings.Contains(html, `abono-motivo-erro`) {

@@ -63,6 +63,26 @@ func (f Funcionario) Admissao() (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// Demissao is the termination date of the record, false without one.
+func (f Funcionario) Demissao() (time.Time, bool) {
+	if s := f.DataDemissao; s != nil && len(*s) >= 10 {
+		d, err := time.Parse(time.DateOnly, (*s)[:10])
+		return d, err == nil
+	}
+	return time.Time{}, false
+}
+
+// ForaDoVinculo reports whether civil date d is before the admission or
+// after the termination: no employment bond, nothing owed, no treatment.
+func (f Funcionario) ForaDoVinculo(d time.Time) bool {
+	day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	if a, ok := f.Admissao(); ok && day.Before(a) {
+		return true
+	}
+	t, ok := f.Demissao()
+	return ok && day.After(t)
+}
+
 // Zone is the employee's own time zone, nil for his company's.
 func (f Funcionario) Zone() *string { return f.FusoHorario }
 
@@ -220,7 +240,7 @@ func (c *Client) Quadro(ctx context.Context, empresaID int64, nome string) (Quad
 	for i, m := range out.Funcionarios {
 		f := Funcionario{Funcionario: employeeapi.Funcionario{ID: m.ID, Nome: m.Nome, Cargo: m.Cargo, CPF: m.CPF,
 			Ativo: m.Ativo, Segmento: m.Segmento, EscalaTrabalhoID: m.EscalaTrabalhoID, DataAdmissao: m.DataAdmissao,
-			FusoHorario: m.FusoHorario, EmpresaID: empresaID, DepartamentoID: &q.Departamento.ID}}
+			DataDemissao: m.DataDemissao, FusoHorario: m.FusoHorario, EmpresaID: empresaID, DepartamentoID: &q.Departamento.ID}}
 		if e, ok := q.Escalas[m.EscalaTrabalhoID]; ok {
 			f.Escala = &e
 		}
