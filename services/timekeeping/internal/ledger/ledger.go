@@ -160,6 +160,16 @@ func Chains(ctx context.Context, q database.Querier, empresaID int64) ([]Chain, 
 	return out, nil
 }
 
+// Companies lists the companies with at least one chain, by id.
+func Companies(ctx context.Context, q database.Querier) ([]int64, error) {
+	rows, _ := q.Query(ctx, `SELECT DISTINCT empresa_id FROM cadeias ORDER BY empresa_id`)
+	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("ledger: companies: %w", err)
+	}
+	return out, nil
+}
+
 // Entry decides, under the chain's lock, the records to append after its
 // head (none: nothing is written). It may read through the transaction it
 // runs in; it writes nothing that takes an NSR itself.

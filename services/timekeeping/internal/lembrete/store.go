@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 )
 
 // Store holds the switches and the messages (migration 00019).
@@ -82,8 +84,12 @@ func (s *Store) SetFuncionario(ctx context.Context, empresaID, funcionarioID int
 
 // empresas are the companies with records (a chain) and reminders on.
 func (s *Store) empresas(ctx context.Context) ([]int64, error) {
-	rows, _ := s.db.Query(ctx, `SELECT c.empresa_id FROM cadeias c WHERE NOT EXISTS
-		(SELECT 1 FROM lembretes_empresas l WHERE l.empresa_id = c.empresa_id AND NOT l.ativo) ORDER BY c.empresa_id`)
+	withRecords, err := ledger.Companies(ctx, s.db)
+	if err != nil {
+		return nil, fmt.Errorf("lembrete: empresas: %w", err)
+	}
+	rows, _ := s.db.Query(ctx, `SELECT id FROM unnest($1::bigint[]) AS id WHERE NOT EXISTS
+		(SELECT 1 FROM lembretes_empresas l WHERE l.empresa_id = id AND NOT l.ativo) ORDER BY id`, withRecords)
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
 		return nil, fmt.Errorf("lembrete: empresas: %w", err)
