@@ -48,3 +48,33 @@ func TestReadyWithoutTheAPI(t *testing.T) {
 		})
 	}
 }
+
+// Where the API is must be said: WEB_API_URL, WEB_API_ROUTES or both.
+func TestValidateWantsWhereTheAPIIs(t *testing.T) {
+	routes := `[{"prefix": "/auth", "url": "http://ponto-auth:8080"}]`
+	tests := []struct {
+		name, url, routes string
+		wantErr           string
+	}{
+		{name: "neither", wantErr: "WEB_API_URL or WEB_API_ROUTES is required"},
+		{name: "routes only", routes: routes},
+		{name: "url only", url: "http://127.0.0.1:8080"},
+		{name: "both", url: "https://api.example.com", routes: routes},
+		{name: "bad url", url: "ponto-gateway", routes: routes, wantErr: "an http(s) URL is required"},
+		{name: "bad routes", url: "http://127.0.0.1:8080", routes: `[{"url": "http://x"}]`, wantErr: "exactly one"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := newConfig()
+			cfg.Web = WebConfig{APIURL: tt.url, APIRoutes: tt.routes, APITimeout: time.Second, SessionTTL: time.Hour,
+				TimeZone: "America/Sao_Paulo", Plans: "basic"}
+			err := cfg.Validate()
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Validate = %v, want nil", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("Validate = %v, want an error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}

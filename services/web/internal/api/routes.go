@@ -82,7 +82,8 @@ func (r *Route) matches(path string) bool {
 }
 
 // base is the URL a call to pathAndQuery goes to: the first route
-// matching its path, else the client's Base.
+// matching its path, else the client's Base ("" when there is none: the
+// call then fails as the API being unreachable).
 func (c *Client) base(pathAndQuery string) string {
 	path, _, _ := strings.Cut(pathAndQuery, "?")
 	for i := range c.Routes {
