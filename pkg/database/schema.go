@@ -50,10 +50,11 @@ func (s *Schema) Version() int64 { return s.want }
 
 // Ready returns a readiness check on pool: it fails until goose's version
 // table holds the expected version (or a later one, which an older
-// replica meets during a rolling upgrade and can serve).
+// replica meets during a rolling upgrade and can serve). A nil Schema
+// expects nothing.
 func (s *Schema) Ready(pool *pgxpool.Pool) func(context.Context) error {
 	return func(ctx context.Context) error {
-		if s.want == 0 || s.reached.Load() {
+		if s == nil || s.want == 0 || s.reached.Load() {
 			return nil
 		}
 		var got int64
