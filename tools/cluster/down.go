@@ -48,6 +48,9 @@ func Down(ctx context.Context, log *slog.Logger, l Layout) error {
 		stop(pid)
 	}
 	_ = os.Remove(l.pidFile("holder"))
+	if err := removeMadeDirs(l); err != nil {
+		errs = append(errs, err)
+	}
 	if run(ctx, "ip", "link", "show", HostVeth) == nil {
 		if err := run(ctx, "ip", "link", "del", HostVeth); err != nil {
 			errs = append(errs, err)
@@ -158,4 +161,29 @@ func cgroupPIDs(dir string) []int {
 		}
 	}
 	return pids
+}
+
+// removeMadeDirs removes the host directories the holder made as mount
+// points (listed in run/made-dirs), deepest first, if empty.
+func removeMadeDirs(l Layout) error {
+	file := l.path("run", "made-dirs")
+	b, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	dirs := strings.Fields(string(b))
+	slices.SortFunc(dirs, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	var errs []error
+	for _, d := range slices.Compact(dirs) {
+		if err := os.Remove(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		return os.Remove(file)
+	}
+	return errors.Join(errs...)
 }

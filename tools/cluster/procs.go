@@ -23,8 +23,13 @@ const holderScript = `set -eu
 for f in "$STATE"/sysctl/*; do
 	mount --bind "$f" "/proc/sys/$(basename "$f" | tr . /)"
 done
+# A mount point missing on the host is made, and listed for Down to
+# remove (empty: the tmpfs over it is gone with the namespace).
 for d in /run/netns /run/containerd /var/lib/cni /var/log/pods /var/log/containers; do
-	mkdir -p "$d" 2>/dev/null || true
+	if [ ! -d "$d" ]; then
+		mkdir -p "$d"
+		echo "$d" >>"$STATE/run/made-dirs"
+	fi
 done
 mount -t tmpfs -o mode=0755 tmpfs /run/netns
 mount -t tmpfs -o mode=0711 tmpfs /run/containerd
