@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -148,6 +149,9 @@ func startNode(ctx context.Context, l Layout, holder int) error {
 	if err := importPause(ctx, l, holder); err != nil {
 		return fmt.Errorf("pause image: %w", err)
 	}
+	if err := makeCgroupRoot(); err != nil {
+		return err
+	}
 	if err := startDaemon(l, holder, "kubelet", "kubelet", "--config="+l.path("kubelet", "config.yaml"),
 		"--kubeconfig="+l.path("kubeconfig", "kubelet.yaml"), "--hostname-override="+NodeName, "--node-ip="+NodeIP,
 		"--root-dir="+l.path("kubelet", "root"), "--cert-dir="+l.path("kubelet", "pki")); err != nil {
@@ -219,4 +223,23 @@ func hasWord(text, word string) bool {
 		}
 	}
 	return false
+}
+
+// makeCgroupRoot makes CgroupRoot in every cgroup hierarchy: the kubelet
+// refuses a root that does not exist. Down removes it.
+func makeCgroupRoot() error {
+	hierarchies, err := os.ReadDir(cgroupFS)
+	if err != nil {
+		return err
+	}
+	for _, h := range hierarchies {
+		dir := filepath.Join(cgroupFS, h.Name())
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !exists(filepath.Join(dir, "cgroup.procs")) {
+			continue // a symbolic link (cpu,cpuacct) or not a hierarchy
+		}
+		if err := os.Mkdir(filepath.Join(dir, CgroupRoot), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("cgroup root: %w", err)
+		}
+	}
+	return nil
 }
