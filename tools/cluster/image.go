@@ -10,12 +10,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
+
+	"github.com/ponto/ponto/tools/routes"
 )
 
 // BinaryImage writes to file an image archive (docker save's format,
@@ -93,4 +97,33 @@ func importPause(ctx context.Context, l Layout, holder int) error {
 	}
 	_, err = inNode(ctx, holder, "ctr", "--address", "/run/containerd/containerd.sock", "-n", "k8s.io", "images", "import", archive)
 	return err
+}
+
+// ServiceImage builds ponto's service (services/<service>) as a static
+// binary with the time zone database inside (the image has no other
+// file), writes its image archive named ref under the cache and, when the
+// cluster runs, imports it into the node's containerd: the image builder
+// of a cluster with no registry (Skaffold's custom builder can call it,
+// push: false). It returns the archive's path.
+func ServiceImage(ctx context.Context, l Layout, service, ref, version string) (string, error) {
+	if !slices.Contains(routes.Services, service) {
+		return "", fmt.Errorf("unknown service %q (known: %s)", service, strings.Join(routes.Services, ", "))
+	}
+	dir := filepath.Join(filepath.Dir(l.State), "images", service)
+	bin, archive := filepath.Join(dir, "service"), filepath.Join(dir, "image.tar")
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", "timetzdata",
+		"-ldflags", "-s -w -X main.build="+version, "-o", bin, ".")
+	build.Dir, build.Env = filepath.Join(l.Root, "services", service), append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %w: %s", service, err, b)
+	}
+	if err := BinaryImage(bin, ref, archive); err != nil {
+		return "", err
+	}
+	holder := l.readPID("holder")
+	if holder == 0 {
+		return archive, nil
+	}
+	_, err := inNode(ctx, holder, "ctr", "--address", "/run/containerd/containerd.sock", "-n", "k8s.io", "images", "import", archive)
+	return archive, err
 }

@@ -3,6 +3,9 @@
 //
 //	go run ./tools/cmd/cluster up     # start it (built by tools/cluster/build.sh)
 //	go run ./tools/cmd/cluster down   # stop it, leaving the host as it was
+//	go run ./tools/cmd/cluster image <service> <image>
+//	                                  # build a service's image archive and
+//	                                  # import it into the running cluster
 package main
 
 import (
@@ -31,8 +34,9 @@ func main() {
 }
 
 func run(ctx context.Context, log *slog.Logger, args []string) error {
-	if len(args) != 1 || (args[0] != "up" && args[0] != "down") {
-		return errors.New("usage: cluster up|down")
+	usage := errors.New("usage: cluster up | down | image <service> <image>")
+	if len(args) == 0 || (args[0] == "image") != (len(args) == 3) || (args[0] != "image" && len(args) != 1) {
+		return usage
 	}
 	root, err := repoRoot()
 	if err != nil {
@@ -43,10 +47,20 @@ func run(ctx context.Context, log *slog.Logger, args []string) error {
 		return err
 	}
 	l := cluster.NewLayout(root, version)
-	if args[0] == "down" {
+	switch args[0] {
+	case "up":
+		return cluster.Up(ctx, log, l)
+	case "down":
 		return cluster.Down(ctx, log, l)
+	case "image":
+		archive, err := cluster.ServiceImage(ctx, l, args[1], args[2], "dev")
+		if err != nil {
+			return err
+		}
+		log.Info("image written", "image", args[2], "archive", archive)
+		return nil
 	}
-	return cluster.Up(ctx, log, l)
+	return usage
 }
 
 // kubernetesVersion is the version the build module pins.
