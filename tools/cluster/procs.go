@@ -65,8 +65,10 @@ func startHolder(ctx context.Context, l Layout) (int, error) {
 	if pid := l.readPID("holder"); pid != 0 {
 		return pid, nil
 	}
-	cmd := exec.Command("ip", "netns", "exec", NetNS, "unshare", "--mount", "--propagation", "private",
-		"sh", "-c", holderScript)
+	// Not `ip netns exec`: it mounts a sysfs of the namespace over /sys,
+	// hiding the cgroup hierarchies the kubelet needs.
+	cmd := exec.Command("unshare", "--mount", "--propagation", "private",
+		"nsenter", "--net=/run/netns/"+NetNS, "sh", "-c", holderScript)
 	cmd.Env = append(os.Environ(), "STATE="+l.State)
 	pid, err := daemon(l, "holder", cmd)
 	if err != nil {

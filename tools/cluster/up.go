@@ -160,7 +160,7 @@ func startNode(ctx context.Context, l Layout, holder int) error {
 	if err := startDaemon(l, holder, "kube-proxy", "kube-proxy", "--config="+l.path("kube-proxy", "config.yaml")); err != nil {
 		return err
 	}
-	return waitFor(ctx, 90*time.Second, "kubelet", l, func() error {
+	err = waitFor(ctx, 90*time.Second, "kubelet", l, func() error {
 		out, err := Kubectl(ctx, l, "get", "node", NodeName, "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
 		if err != nil {
 			return err
@@ -169,6 +169,15 @@ func startNode(ctx context.Context, l Layout, holder int) error {
 			return fmt.Errorf("node %s Ready=%q", NodeName, out)
 		}
 		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Pods are refused until the controller-manager made the namespace's
+	// default ServiceAccount.
+	return waitFor(ctx, 60*time.Second, "kube-controller-manager", l, func() error {
+		_, err := Kubectl(ctx, l, "get", "serviceaccount", "default", "--namespace", "default")
+		return err
 	})
 }
 

@@ -33,27 +33,33 @@ func TestUpAndDownLeaveTheHostAsFound(t *testing.T) {
 	}
 	before := hostState(t)
 
-	start := time.Now()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	upErr := Up(ctx, log, l)
-	if upErr == nil {
-		t.Logf("cluster ready in %s", time.Since(start).Round(time.Millisecond))
-		runPausePod(t, ctx, l)
-	}
-	if err := Down(ctx, log, l); err != nil {
-		t.Errorf("Down: %v", err)
-	}
-	if upErr != nil {
-		t.Fatalf("Up: %v", upErr)
-	}
-	if after := hostState(t); after != before {
-		t.Errorf("the host changed:\nbefore:\n%s\nafter:\n%s", before, after)
-	}
-	for _, name := range append([]string{"holder"}, stopOrder...) {
-		if l.readPID(name) != 0 {
-			t.Errorf("%s still runs", name)
+	// Down, and the comparison, run however the test ends (before the
+	// state directory goes: cleanups run last registered first).
+	t.Cleanup(func() {
+		start := time.Now()
+		if err := Down(ctx, log, l); err != nil {
+			t.Errorf("Down: %v", err)
 		}
+		t.Logf("cluster down in %s", time.Since(start).Round(time.Millisecond))
+		if after := hostState(t); after != before {
+			t.Errorf("the host changed:\nbefore:\n%s\nafter:\n%s", before, after)
+		}
+		for _, name := range append([]string{"holder"}, stopOrder...) {
+			if l.readPID(name) != 0 {
+				t.Errorf("%s still runs", name)
+			}
+		}
+		if pids := netnsPIDs(ctx); len(pids) > 0 {
+			t.Errorf("processes left in the network namespace: %v", pids)
+		}
+	})
+	start := time.Now()
+	if err := Up(ctx, log, l); err != nil {
+		t.Fatalf("Up: %v", err)
 	}
+	t.Logf("cluster ready in %s", time.Since(start).Round(time.Millisecond))
+	runPausePod(t, ctx, l)
 }
 
 // runPausePod runs a pod of the pause image and waits until it runs,
