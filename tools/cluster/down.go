@@ -61,7 +61,38 @@ func Down(ctx context.Context, log *slog.Logger, l Layout) error {
 			errs = append(errs, err)
 		}
 	}
+	if err := undoNetnsMount(ctx, l); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
+}
+
+// undoNetnsMount removes what Up's `ip netns add` made of netnsDir (see
+// noteNetnsMount), once no named network namespace is left in it.
+func undoNetnsMount(ctx context.Context, l Layout) error {
+	file := l.path("run", "made-netns")
+	b, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if out, _ := exec.CommandContext(ctx, "ip", "netns", "list").Output(); strings.TrimSpace(string(out)) != "" {
+		return nil // another user's namespaces: theirs to clean
+	}
+	made := strings.Fields(string(b))
+	if slices.Contains(made, "mount") {
+		if err := run(ctx, "umount", netnsDir); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(made, "dir") {
+		if err := os.Remove(netnsDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return os.Remove(file)
 }
 
 // stop sends SIGTERM, then SIGKILL after five seconds, and waits for the

@@ -31,7 +31,7 @@ func Up(ctx context.Context, log *slog.Logger, l Layout) error {
 	if err := writeFiles(l); err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
-	if err := ensureNetwork(ctx); err != nil {
+	if err := ensureNetwork(ctx, l); err != nil {
 		return fmt.Errorf("network: %w", err)
 	}
 	holder, err := startHolder(ctx, l)
@@ -72,9 +72,13 @@ func checkBuilt(l Layout) error {
 
 // ensureNetwork makes NetNS and the veth pair between it and the host,
 // each end addressed, unless they exist. No route is added on either
-// side but the veth's own /30.
-func ensureNetwork(ctx context.Context) error {
+// side but the veth's own /30. The first `ip netns add` of a machine
+// makes /run/netns, a mount of its own: noted, for Down to undo.
+func ensureNetwork(ctx context.Context, l Layout) error {
 	if out, _ := exec.CommandContext(ctx, "ip", "netns", "list").Output(); !hasWord(string(out), NetNS) {
+		if err := noteNetnsMount(l); err != nil {
+			return err
+		}
 		if err := run(ctx, "ip", "netns", "add", NetNS); err != nil {
 			return err
 		}
@@ -251,4 +255,31 @@ func makeCgroupRoot() error {
 		}
 	}
 	return nil
+}
+
+// netnsDir is where iproute2 keeps named network namespaces; it makes the
+// directory, and a mount of it on itself, on its first use.
+const netnsDir = "/run/netns"
+
+// noteNetnsMount records in run/made-netns what of netnsDir is missing
+// before `ip netns add` makes it: "mount", and "dir".
+func noteNetnsMount(l Layout) error {
+	mounts, err := os.ReadFile("/proc/self/mounts")
+	if err != nil {
+		return err
+	}
+	var made []string
+	if !strings.Contains(string(mounts), " "+netnsDir+" ") {
+		made = append(made, "mount")
+	}
+	if !exists(netnsDir) {
+		made = append(made, "dir")
+	}
+	if len(made) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(l.path("run"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(l.path("run", "made-netns"), []byte(strings.Join(made, "\n")+"\n"), 0o644)
 }
