@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ mount -t tmpfs -o mode=0711 tmpfs /run/containerd
 mount -t tmpfs -o mode=0755 tmpfs /var/lib/cni
 mount -t tmpfs -o mode=0755 tmpfs /var/log/pods
 mount -t tmpfs -o mode=0755 tmpfs /var/log/containers
-echo ready
+touch "$STATE/run/holder.ready"
 exec sleep infinity
 `
 
@@ -70,13 +71,19 @@ func startHolder(ctx context.Context, l Layout) (int, error) {
 	cmd := exec.Command("unshare", "--mount", "--propagation", "private",
 		"nsenter", "--net=/run/netns/"+NetNS, "sh", "-c", holderScript)
 	cmd.Env = append(os.Environ(), "STATE="+l.State)
+	// Only a marker of this start counts (the log keeps the earlier ones'):
+	// a process entering the holder's namespaces before it is in them
+	// would land in the host's.
+	ready := l.path("run", "holder.ready")
+	if err := os.Remove(ready); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, err
+	}
 	pid, err := daemon(l, "holder", cmd)
 	if err != nil {
 		return 0, err
 	}
 	err = waitFor(ctx, 10*time.Second, "holder", l, func() error {
-		b, _ := os.ReadFile(l.logFile("holder"))
-		if strings.Contains(string(b), "ready") {
+		if exists(ready) {
 			return nil
 		}
 		return errors.New("mounts not ready")

@@ -116,6 +116,8 @@ func startControlPlane(ctx context.Context, l Layout, holder int) error {
 		"--client-ca-file="+pki("ca.crt"), "--tls-cert-file="+pki("apiserver.crt"), "--tls-private-key-file="+pki("apiserver.key"),
 		"--kubelet-client-certificate="+pki("apiserver-kubelet-client.crt"),
 		"--kubelet-client-key="+pki("apiserver-kubelet-client.key"),
+		// The node's name resolves nowhere: logs and exec go to its address.
+		"--kubelet-preferred-address-types=InternalIP",
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 		"--service-account-key-file="+pki("sa.pub"), "--service-account-signing-key-file="+pki("sa.key"),
 		"--service-cluster-ip-range="+ServiceCIDR, "--authorization-mode=Node,RBAC",
