@@ -14,7 +14,8 @@ import (
 
 // TestUpAndDownLeaveTheHostAsFound starts the cluster from its built
 // components, runs a pod on it (the pause image: the sandbox, CNI and the
-// kubelet at work), stops it and checks that the host's network
+// kubelet at work), stops and starts it again on its kept state (the pod
+// comes back), stops it and checks that the host's network
 // namespaces, routes, links, mounts, kubelet sysctls and cgroups are as
 // before, and that no process of it is left. It needs root, the built
 // components and the host packages: make cluster-test sets CLUSTER_TEST=1
@@ -60,6 +61,19 @@ func TestUpAndDownLeaveTheHostAsFound(t *testing.T) {
 	}
 	t.Logf("cluster ready in %s", time.Since(start).Round(time.Millisecond))
 	runPausePod(t, ctx, l)
+
+	// Stopped and started again on its kept state, it finds its pod.
+	if err := Down(ctx, log, l); err != nil {
+		t.Fatalf("Down: %v", err)
+	}
+	start = time.Now()
+	if err := Up(ctx, log, l); err != nil {
+		t.Fatalf("Up on the kept state: %v", err)
+	}
+	t.Logf("cluster started again in %s", time.Since(start).Round(time.Millisecond))
+	if out, err := Kubectl(ctx, l, "wait", "pod/pausa", "--for=condition=Ready", "--timeout=90s"); err != nil {
+		t.Fatalf("the pod after a restart: %v\n%s", err, out)
+	}
 }
 
 // runPausePod runs a pod of the pause image and waits until it runs,
