@@ -130,3 +130,23 @@ $(eval $(call pinned-tool,kubeconform,github.com/yannh/kubeconform/cmd/kubeconfo
 .PHONY: clean
 clean: ## Remove built binaries and local stack data.
 	rm -rf bin .data
+
+# The development Kubernetes cluster (tools/cluster, docs in its README):
+# components built from their Go modules into the ignored .cache/cluster
+# (the first build takes long, niced), containerd, runc and the CNI plugins
+# from Debian's packages; it lives in its own network namespace.
+.PHONY: cluster
+cluster: ## Build (once) and start the development Kubernetes cluster in its own network namespace; kubectl --kubeconfig .cache/cluster/state/kubeconfig/admin.yaml.
+	@bash deploy/local/ensure-cluster-packages.sh
+	@tools/cluster/build.sh
+	go run ./tools/cmd/cluster up
+
+.PHONY: cluster-down
+cluster-down: ## Stop the development cluster: every process, cgroup, link and namespace it made goes; its cache stays.
+	go run ./tools/cmd/cluster down
+
+.PHONY: cluster-test
+cluster-test: ## Build the cluster (once) and test that it starts, runs a pod and, stopped, leaves the host as it found it (root; not yet in make test).
+	@bash deploy/local/ensure-cluster-packages.sh
+	@tools/cluster/build.sh
+	CLUSTER_TEST=1 go test -count=1 -v -run TestUpAndDownLeaveTheHostAsFound ./tools/cluster/

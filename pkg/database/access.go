@@ -32,8 +32,9 @@ const accessTableDDL = `CREATE TABLE IF NOT EXISTS table_access (
 	access     TEXT NOT NULL CHECK (access IN ('append_only', 'read_write'))
 )`
 
-// internalTables are migration bookkeeping: the service role gets nothing
-// on goose's version table (no grant) and may only read the classification.
+// internalTables are migration bookkeeping: the service role may only read
+// them (goose's version table, for its readiness to see the schema version
+// it expects: SchemaReady).
 var internalTables = []string{"goose_db_version", "table_access"}
 
 // ensureAccessTable creates table_access before the migrations run, so
@@ -118,9 +119,13 @@ func Grant(ctx context.Context, ownerURL, role string) error {
 	if err := checkClassified(access); err != nil {
 		return fmt.Errorf("database: grant: %w", err)
 	}
+	var versioned bool
+	if err := conn.QueryRow(ctx, `SELECT to_regclass('goose_db_version') IS NOT NULL`).Scan(&versioned); err != nil {
+		return fmt.Errorf("database: grant: %w", err)
+	}
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		r := pgx.Identifier{role}.Sanitize()
-		for _, stmt := range grantStatements(access, r) {
+		for _, stmt := range grantStatements(access, versioned, r) {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return fmt.Errorf("%s: %w", stmt, err)
 			}
@@ -134,12 +139,16 @@ func Grant(ctx context.Context, ownerURL, role string) error {
 }
 
 // grantStatements are the GRANT/REVOKE statements for access, r being the
-// quoted role.
-func grantStatements(access map[string]string, r string) []string {
+// quoted role; versioned tells that goose's version table exists (an FS
+// without migrations creates none).
+func grantStatements(access map[string]string, versioned bool, r string) []string {
 	stmts := []string{
 		"REVOKE ALL ON table_access FROM " + r,
 		"GRANT SELECT ON table_access TO " + r,
 		"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA " + pgx.Identifier{"public"}.Sanitize() + " TO " + r,
+	}
+	if versioned {
+		stmts = append(stmts, "REVOKE ALL ON goose_db_version FROM "+r, "GRANT SELECT ON goose_db_version TO "+r)
 	}
 	for _, name := range slices.Sorted(maps.Keys(access)) {
 		t := pgx.Identifier{name}.Sanitize()

@@ -3,6 +3,7 @@
 package database
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +21,7 @@ import (
 
 // Config is the connection configuration. Services embed it in their own
 // config struct as a field named DB, so ardanlabs/conf reads it from
-// DB_URL, DB_MIGRATE_URL, DB_MAX_CONNS, DB_MIN_CONNS and
+// DB_URL, DB_MIGRATE_URL, DB_MIGRATE_WAIT, DB_MAX_CONNS, DB_MIN_CONNS and
 // DB_CONNECT_TIMEOUT.
 type Config struct {
 	// URL is a postgres:// URL as the service's own role, which must not
@@ -33,6 +34,11 @@ type Config struct {
 	// only, since the record tables are then guarded by their triggers
 	// alone.
 	MigrateURL string `conf:"mask"`
+	// MigrateWait is how long the migrate subcommand retries its first
+	// connection while the server cannot be reached: a migration job's
+	// address can be admitted by the NetworkPolicy controller a moment
+	// after the pod starts (see WaitReachable).
+	MigrateWait time.Duration `conf:"default:60s"`
 	// MaxConns caps the pool; zero keeps pgx's default (max(4, NumCPU)).
 	MaxConns int32 `conf:"default:10"`
 	// MinConns is kept at zero by default so a service whose database is
@@ -43,11 +49,15 @@ type Config struct {
 	ConnectTimeout time.Duration `conf:"default:5s"`
 }
 
-// Migrate applies migrations as MigrateURL's role and then grants URL's
-// role the rights table_access gives it (see Grant). Without a MigrateURL
-// it migrates as URL's role and says, in the log, that nothing restrains
-// that role.
+// Migrate waits up to MigrateWait for the server to be reachable
+// (WaitReachable), applies migrations as MigrateURL's role and then
+// grants URL's role the rights table_access gives it (see Grant). Without
+// a MigrateURL it migrates as URL's role and says, in the log, that
+// nothing restrains that role.
 func (c Config) Migrate(ctx context.Context, migrations fs.FS, log *slog.Logger) error {
+	if err := WaitReachable(ctx, cmp.Or(c.MigrateURL, c.URL), c.MigrateWait); err != nil {
+		return err
+	}
 	if c.MigrateURL == "" {
 		log.Warn("DB_MIGRATE_URL unset: migrating as the service's own role, which then owns the tables " +
 			"(the record tables are guarded by their triggers alone)")

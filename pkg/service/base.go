@@ -64,6 +64,9 @@ func StartBackend(ctx context.Context, name, build string, cfg any, b *Backend, 
 	if err := Command(ctx, b.Args, b.DB, migrations, log); err != nil {
 		return Deps{}, nil, err
 	}
+	if d.Schema, err = ExpectSchema(migrations); err != nil {
+		return Deps{}, nil, err
+	}
 	d.DB, d.Guards, close, err = OpenWithGuards(ctx, name, build, log, b.DB, b.JWT, b.Redis, *rate)
 	return d, close, err
 }
@@ -85,17 +88,30 @@ func StartTelemetry(ctx context.Context, name, build string) (stop func(), err e
 	return func() { _ = stopTelemetry(context.WithoutCancel(ctx)) }, nil
 }
 
-// Deps are what StartBackend opened: the database pool and the guards.
+// Deps are what StartBackend opened: the database pool and the guards,
+// and the schema version the service's migrations lead to.
 type Deps struct {
 	DB *pgxpool.Pool
 	Guards
+	Schema *database.Schema
 }
 
 // Server builds the service's listeners (httpserver.New): /readyz pings
-// the database, then checks, and the metrics include the Redis client's.
+// the database, waits for its schema (SchemaChecks), then checks, and the
+// metrics include the Redis client's.
 func (d Deps) Server(name string, cfg httpserver.Config, log *slog.Logger, checks ...httpserver.Check) *httpserver.Server {
-	checks = append([]httpserver.Check{{Name: "postgres", Ping: database.Ping(d.DB)}}, checks...)
+	checks = append(SchemaChecks(d.DB, d.Schema), checks...)
 	srv := httpserver.New(name, cfg, log, checks...)
 	srv.Metrics.MustRegister(redisclient.Collector(d.Redis))
 	return srv
+}
+
+// SchemaChecks are the readiness checks of a service's database: it
+// answers, and its schema is at the version the binary embeds (so a
+// replica started before its migrate Job finished takes no traffic).
+func SchemaChecks(db *pgxpool.Pool, schema *database.Schema) []httpserver.Check {
+	return []httpserver.Check{
+		{Name: "postgres", Ping: database.Ping(db)},
+		{Name: "schema", Ping: schema.Ready(db)},
+	}
 }

@@ -45,6 +45,19 @@ func Command(ctx context.Context, args conf.Args, db database.Config, files fs.F
 	}
 }
 
+// ExpectSchema is the schema version of a service's embedded migrations
+// (the "migrations" directory of files), as Command migrates them.
+func ExpectSchema(files fs.FS) (*database.Schema, error) {
+	if files == nil {
+		return database.ExpectSchema(nil)
+	}
+	migrations, err := fs.Sub(files, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	return database.ExpectSchema(migrations)
+}
+
 // Open starts telemetry (only what OTEL_* asks for) and opens the
 // service's database; close undoes both, the pool first.
 func Open(ctx context.Context, name, build string, db database.Config) (pool *pgxpool.Pool, close func(), err error) {

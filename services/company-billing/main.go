@@ -110,6 +110,9 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Funcionarios: employeeapi.New(string(cfg.EmployeeInternalURL)), Log: log}
 	mountRoutes(srv, deps.Verifier, deps.DB, companies, establishments, webhooks.New(cfg.Stripe.WebhookSecret, deps.DB, log))
 
-	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+	// The relay reads a table the migrate Job may not have made yet.
+	deps.Schema.Go(ctx, deps.DB, func() {
+		outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+	})
 	return srv.Run(ctx)
 }

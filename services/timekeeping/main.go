@@ -16,7 +16,6 @@ import (
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/clock"
-	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/pkg/ratelimit"
@@ -171,6 +170,10 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err := service.Command(ctx, cfg.Args, cfg.DB, migrationFiles, log); err != nil {
 		return err
 	}
+	schema, err := service.ExpectSchema(migrationFiles)
+	if err != nil {
+		return err
+	}
 
 	// The certificate first: a wrong password or an expired certificate
 	// stops the start-up before anything else is opened.
@@ -229,7 +232,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Servers
 
-	checks := []httpserver.Check{{Name: "postgres", Ping: database.Ping(db)}}
+	checks := service.SchemaChecks(db, schema)
 	if signer != nil {
 		checks = append(checks, signer.Check())
 	}
@@ -250,7 +253,8 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		auditor := chainaudit.New(db, log, clk, chainaudit.Limits{Slice: cfg.ChainAuditSlice, Rate: cfg.ChainAuditRate,
 			Review: cfg.ChainAuditReview})
 		srv.Metrics.MustRegister(auditor.Collectors()...)
-		go auditor.Run(ctx, cfg.ChainAuditInterval)
+		// Before the migrations, missing tables would read as a broken chain.
+		schema.Go(ctx, db, func() { auditor.Run(ctx, cfg.ChainAuditInterval) })
 	}
 	return srv.Run(ctx)
 }

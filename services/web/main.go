@@ -20,6 +20,7 @@ import (
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/service"
+	"github.com/ponto/ponto/services/web/internal/api"
 )
 
 const name = "web"
@@ -41,9 +42,14 @@ type Config struct {
 
 // WebConfig is the web client's own part (WEB_* variables).
 type WebConfig struct {
-	// APIURL is the public API as clients see it: the gateway (make run) or
-	// the Ingress's in-cluster address.
-	APIURL     string        `conf:"env:WEB_API_URL,default:http://127.0.0.1:8080,help:base URL of the public API (gateway or Ingress)"`
+	// APIURL is the public API as clients see it: the gateway (make run
+	// sets it) or a Gateway's or Ingress's address. Empty: every API path
+	// goes by APIRoutes, as the chart configures the pods.
+	APIURL string `conf:"env:WEB_API_URL,help:base URL of the public API (gateway or Ingress) for the paths WEB_API_ROUTES does not claim"`
+	// APIRoutes sends the paths they match to another URL than APIURL: in
+	// a cluster, the chart lists routes.yaml with the services' in-cluster
+	// Services (api.ParseRoutes).
+	APIRoutes  string        `conf:"env:WEB_API_ROUTES,help:JSON list of {prefix|exact|regex, url}: the API paths sent elsewhere than WEB_API_URL (first match wins)"`
 	APITimeout time.Duration `conf:"default:10s,help:deadline of each call to the API"`
 	// SessionKey seals the session cookies: 32 bytes, base64. Every replica
 	// needs the same one (a Kubernetes Secret). Empty makes a random key at
@@ -59,8 +65,14 @@ type WebConfig struct {
 // Validate checks what conf's tags cannot.
 func (c *Config) Validate() error {
 	var errs []error
-	if u, err := url.Parse(c.Web.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if c.Web.APIURL == "" && c.Web.APIRoutes == "" {
+		errs = append(errs, errors.New("WEB_API_URL or WEB_API_ROUTES is required: where the public API is"))
+	} else if u, err := url.Parse(c.Web.APIURL); c.Web.APIURL != "" &&
+		(err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 		errs = append(errs, fmt.Errorf("WEB_API_URL %q: an http(s) URL is required", c.Web.APIURL))
+	}
+	if _, err := api.ParseRoutes(c.Web.APIRoutes); err != nil {
+		errs = append(errs, err)
 	}
 	if c.Web.SessionKey != "" {
 		if k, err := base64.StdEncoding.DecodeString(c.Web.SessionKey); err != nil || len(k) != 32 {

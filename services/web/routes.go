@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
@@ -13,8 +14,11 @@ import (
 	"github.com/ponto/ponto/services/web/internal/session"
 )
 
-// newServer builds the listeners: the pages on the public one; readiness
-// pings the API's /healthz (the web client is useless without it).
+// newServer builds the listeners: the pages on the public one. Readiness
+// is the web pods' own: the API's reachability shows in /readyz as a
+// warning ("api: aviso: ...") and in the log, never failing it, so that a
+// blink of the API does not take every web pod out at once (its pages
+// then say the service is unavailable).
 //
 // Public: the static assets (/static/...) and the pages, registered by
 // pages.Routes (pages.go, employee.go, company.go) and listed in README.md,
@@ -36,12 +40,26 @@ func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler, cl
 		return nil, err
 	}
 	client := api.New(cfg.Web.APIURL, cfg.Web.APITimeout)
+	if client.Routes, err = api.ParseRoutes(cfg.Web.APIRoutes); err != nil {
+		return nil, err
+	}
 	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
 		client, codec, clk, a, log)
 	if err != nil {
 		return nil, err
 	}
-	srv := httpserver.New(name, cfg.HTTP, log, httpserver.Check{Name: "api", Ping: client.Ping})
+	srv := httpserver.New(name, cfg.HTTP, log, httpserver.Check{Name: "api", Ping: warnOnly(client.Ping)})
 	p.Routes(srv.Public)
 	return srv, nil
+}
+
+// warnOnly turns ping's failures into warnings: shown and logged by
+// /readyz, which stays 200.
+func warnOnly(ping func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if err := ping(ctx); err != nil {
+			return httpserver.Warning("API inacessível: " + err.Error())
+		}
+		return nil
+	}
 }

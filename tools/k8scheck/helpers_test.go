@@ -129,7 +129,8 @@ var (
 )
 
 // render runs `helm template` on charts/ponto with the named values and any
-// --set arguments, and decodes every object. Results without --set are
+// --set arguments (or flags, those starting with --), and decodes every
+// object. Results without --set are
 // cached.
 func render(t *testing.T, values string, set ...string) []obj {
 	t.Helper()
@@ -150,6 +151,10 @@ func render(t *testing.T, values string, set ...string) []obj {
 		args = append(args, "-f", filepath.Join(root, file))
 	}
 	for _, s := range set {
+		if strings.HasPrefix(s, "--") { // a flag, such as --api-versions=...
+			args = append(args, s)
+			continue
+		}
 		args = append(args, "--set", s)
 	}
 	cmd := exec.Command(helmBin(t), args...)

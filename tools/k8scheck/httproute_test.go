@@ -92,7 +92,7 @@ func TestHTTPRoutesHaveEveryRoute(t *testing.T) {
 				case "exact":
 					m.Type, m.Value = "Exact", r.Exact
 				case "regex":
-					m.Type, m.Value = "RegularExpression", strings.TrimSuffix(strings.TrimPrefix(r.Regex, "^"), "$")
+					m.Type, m.Value = "RegularExpression", r.Regex
 				}
 				want[m] = true
 			}
@@ -120,5 +120,52 @@ func TestHTTPRoutesHaveEveryRoute(t *testing.T) {
 	}
 	if n := len(byKind(render(t, "default", "gateway.enabled=false"), "HTTPRoute")); n != 0 {
 		t.Errorf("gateway.enabled=false renders %d HTTPRoutes", n)
+	}
+}
+
+// TestHTTPRouteRegexesAreAnchored: a RegularExpression match keeps its ^
+// and $, so that it takes whole paths only, both where the implementation
+// matches the whole path (Envoy) and where it finds the regex anywhere in
+// it (Traefik, NGINX: Go's and PCRE's plain search).
+func TestHTTPRouteRegexesAreAnchored(t *testing.T) {
+	var regexes []routeMatch
+	for _, m := range httpRouteMatches(t, render(t, "default")) {
+		if m.Type == "RegularExpression" {
+			regexes = append(regexes, m)
+		}
+	}
+	if len(regexes) == 0 {
+		t.Fatal("no RegularExpression match rendered: the photo route is gone")
+	}
+	for _, m := range regexes {
+		if !strings.HasPrefix(m.Value, "^") || !strings.HasSuffix(m.Value, "$") {
+			t.Errorf("%s: regex %q is not anchored with ^ and $", m.Service, m.Value)
+		}
+	}
+	photo := fullname("media")
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"/funcionarios/1/foto", true},
+		{"/funcionarios/abc/foto", true},
+		{"/funcionarios/1/foto/x", false},
+		{"/x/funcionarios/1/foto", false},
+		{"/funcionarios/1/2/foto", false},
+		{"/funcionarios/1/fotos", false},
+	}
+	for _, tt := range tests {
+		var searched, whole bool
+		for _, m := range regexes {
+			if m.Service != photo {
+				continue
+			}
+			re := regexp.MustCompile(m.Value)
+			searched = searched || re.MatchString(tt.path)
+			whole = whole || regexp.MustCompile("^(?:"+m.Value+")$").MatchString(tt.path)
+		}
+		if searched != tt.want || whole != tt.want {
+			t.Errorf("%s: photo route matches by search %v, as a whole %v; want %v", tt.path, searched, whole, tt.want)
+		}
 	}
 }

@@ -15,10 +15,14 @@ var perServiceKinds = []string{
 	"NetworkPolicy", "ServiceAccount", "ConfigMap",
 }
 
+// withMetricsAPI renders as for a cluster serving the metrics API
+// (metrics-server), where every values file has its HPAs.
+const withMetricsAPI = "--api-versions=metrics.k8s.io/v1beta1"
+
 func TestOneOfEachPerService(t *testing.T) {
 	for values := range valuesFiles {
 		t.Run(values, func(t *testing.T) {
-			objs := render(t, values)
+			objs := render(t, values, withMetricsAPI)
 			for _, svc := range serviceNames() {
 				for _, kind := range perServiceKinds {
 					var names []string
@@ -402,5 +406,38 @@ func TestProductionHasNoDevDependencies(t *testing.T) {
 		if !deps[want] {
 			t.Errorf("dev values: no %s Deployment", want)
 		}
+	}
+}
+
+// TestHPAsWithoutTheMetricsAPI: the dev values' HPAs are rendered only
+// where the cluster serves metrics.k8s.io (without it an HPA fails forever,
+// FailedGetResourceMetric), their Deployments then running minReplicas
+// pods; the other values keep theirs regardless (production runs
+// metrics-server).
+func TestHPAsWithoutTheMetricsAPI(t *testing.T) {
+	tests := []struct {
+		values string
+		flags  []string
+		// replicas is each Deployment's spec.replicas; nil with an HPA.
+		wantHPAs int
+		replicas any
+	}{
+		{values: "dev", wantHPAs: 0, replicas: 1},
+		{values: "dev", flags: []string{withMetricsAPI}, wantHPAs: len(serviceNames()), replicas: nil},
+		{values: "default", wantHPAs: len(serviceNames()), replicas: nil},
+		{values: "production", wantHPAs: len(serviceNames()), replicas: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.values+strings.Join(tt.flags, ""), func(t *testing.T) {
+			objs := render(t, tt.values, tt.flags...)
+			if n := len(byKind(objs, "HorizontalPodAutoscaler")); n != tt.wantHPAs {
+				t.Errorf("%d HPAs, want %d", n, tt.wantHPAs)
+			}
+			for _, svc := range serviceNames() {
+				if got := get(find(objs, "Deployment", fullname(svc)), "spec", "replicas"); got != tt.replicas {
+					t.Errorf("%s: Deployment replicas %v, want %v", svc, got, tt.replicas)
+				}
+			}
+		})
 	}
 }

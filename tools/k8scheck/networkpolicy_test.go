@@ -133,8 +133,9 @@ func readPolicy(t *testing.T, np obj, ports map[any]string) (policyPeers, []stri
 // TestNetworkPolicies: a namespace-wide default deny; each service's
 // internal port admits exactly the callers docs/internal-api.md names (which
 // are exactly the services the chart gives its <SERVICE>_INTERNAL_URL);
-// each public port admits the ingress controller, and auth's also the
-// services fetching its JWKS.
+// each public port admits the ingress controller, the services calling the
+// API directly (web, WEB_API_ROUTES), and auth's also the services fetching
+// its JWKS.
 func TestNetworkPolicies(t *testing.T) {
 	documented := documentedCallers(t)
 	for values := range valuesFiles {
@@ -143,6 +144,7 @@ func TestNetworkPolicies(t *testing.T) {
 			checkDefaultDeny(t, objs)
 			configured := configuredCallers(t, objs)
 			verifiers := jwksFetchers(t, objs)
+			direct := apiCallers(t, objs)
 			ports := map[any]string{"http": "public", 8080: "public", "internal": "internal", 9090: "internal"}
 			for _, svc := range serviceNames() {
 				np := find(objs, "NetworkPolicy", fullname(svc))
@@ -164,9 +166,9 @@ func TestNetworkPolicies(t *testing.T) {
 				if got := configured[svc]; strings.Join(got, ",") != strings.Join(want, ",") {
 					t.Errorf("%s: the chart gives its internal URL to %v, docs/internal-api.md names the callers %v", svc, got, want)
 				}
-				var wantPublic []string
+				wantPublic := direct[svc]
 				if svc == "auth" {
-					wantPublic = verifiers
+					wantPublic = union(verifiers, wantPublic)
 				}
 				if got := pp.components["public"]; strings.Join(got, ",") != strings.Join(wantPublic, ",") {
 					t.Errorf("%s: public port admits the pods of %v, want %v", svc, got, wantPublic)

@@ -136,6 +136,9 @@ service's env.
 {{- $_ = set $env "SIGNING_CERT_FILE" "/var/run/ponto/signing/certificado.p12" -}}
 {{- $_ = set $env "SIGNING_CERT_PASSWORD_FILE" "/var/run/ponto/signing/senha" -}}
 {{- end -}}
+{{- if $s.apiRoutes -}}
+{{- $_ = set $env "WEB_API_ROUTES" (include "ponto.apiRoutes" $root) -}}
+{{- end -}}
 {{- range $k, $v := $root.Values.commonEnv -}}
 {{- $_ = set $env $k (tpl (toString $v) $root) -}}
 {{- end -}}
@@ -182,4 +185,27 @@ capabilities:
   drop: [ALL]
 seccompProfile:
   type: RuntimeDefault
+{{- end -}}
+
+{{/*
+ponto.apiRoutes: WEB_API_ROUTES, routes.yaml's routes (in its order, first
+match wins) to the public port of each enabled service's in-cluster
+Service, as JSON; the web routes are left out (they are the web pods' own).
+*/}}
+{{- define "ponto.apiRoutes" -}}
+{{- $root := . -}}
+{{- $table := .Files.Get "routes.yaml" | fromYaml -}}
+{{- if or (not $table) (hasKey $table "Error") (not $table.routes) -}}
+{{- fail "routes.yaml: missing, invalid or without routes" -}}
+{{- end -}}
+{{- $out := list -}}
+{{- range $r := $table.routes -}}
+{{- $svc := get $root.Values.services $r.service -}}
+{{- if and $svc $svc.enabled (ne $r.service "web") -}}
+{{- $route := omit $r "service" -}}
+{{- $_ := set $route "url" (printf "http://%s:%v" (include "ponto.serviceName" (dict "root" $root "name" $r.service)) $root.Values.ports.public) -}}
+{{- $out = append $out $route -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $out -}}
 {{- end -}}

@@ -22,10 +22,12 @@ import (
 // smaller); downloads are streamed instead.
 const maxJSON = 8 << 20
 
-// Client calls the public API at Base.
+// Client calls the public API at Base, or at the URL of the first of
+// Routes that matches a call's path.
 type Client struct {
-	Base string
-	HTTP *http.Client
+	Base   string
+	Routes []Route
+	HTTP   *http.Client
 	// renew shares refresh-token renewals between the calls of a session.
 	renew renewals
 }
@@ -197,7 +199,7 @@ func (c *Client) send(ctx context.Context, sess *session.Session, call Call) (*h
 		}
 		body, contentType = bytes.NewReader(data), "application/json"
 	}
-	req, err := http.NewRequestWithContext(ctx, call.Method, c.Base+call.Path, body)
+	req, err := http.NewRequestWithContext(ctx, call.Method, c.base(call.Path)+call.Path, body)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +245,7 @@ func readError(resp *http.Response) error {
 // asks for the public keys, not /healthz, because the gateway's /healthz
 // includes this service's own readiness.
 func (c *Client) Ping(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Base+"/.well-known/jwks.json", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base("/.well-known/jwks.json")+"/.well-known/jwks.json", nil)
 	if err != nil {
 		return err
 	}
