@@ -20,7 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/clock"
-	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
@@ -32,7 +32,6 @@ import (
 	"github.com/ponto/ponto/services/auth/internal/keys"
 	"github.com/ponto/ponto/services/auth/internal/login"
 	"github.com/ponto/ponto/services/auth/internal/mail"
-	"github.com/ponto/ponto/services/auth/internal/ratelimit"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )
 
@@ -48,7 +47,7 @@ type Config struct {
 	service.Base
 	// Rate: RATE_PER_IP on every public route (the login routes keep their
 	// own, stricter, AUTH_RATE_* budgets on top).
-	Rate pkgratelimit.Config
+	Rate ratelimit.Config
 	Args conf.Args
 	JWT  struct {
 		Issuer   string `conf:"default:ponto-auth"`
@@ -196,6 +195,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 // routes.
 type dependencies struct {
 	keyring *keys.Keyring
+	limits  *ratelimit.Limiter
 	login   *login.Handlers
 	tokens  *tokens.Handlers
 }
@@ -227,6 +227,7 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 	employees := employee.New(string(cfg.Peers.EmployeeURL))
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
 	revocations := revocation.Watch(ctx, rdb, cfg.Redis.KeyPrefix, log, revocation.DefaultReload)
+	limits := ratelimit.New(rdb, cfg.Auth.RedisPrefix, log)
 	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
 		Clock: clk, Revocations: revocations}
 	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL,
@@ -234,6 +235,7 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 
 	return &dependencies{
 		keyring: keyring,
+		limits:  limits,
 		tokens: &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log,
 			RevocationPrefix: cfg.Redis.KeyPrefix, Clock: clk},
 		login: login.New(login.Handlers{
@@ -242,7 +244,7 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 			Codes: &codes.Store{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, Secret: []byte(secret),
 				TTL: cfg.Auth.CodeTTL, MaxTries: cfg.Auth.CodeMaxTries},
 			Mail:    sender,
-			Limiter: &ratelimit.Limiter{RDB: rdb, Prefix: cfg.Auth.RedisPrefix},
+			Limiter: limits,
 			Limits:  login.Limits{PerIP: cfg.Auth.RatePerIP, PerEmail: cfg.Auth.RatePerEmail, CodesPerHour: cfg.Auth.RateCodesPerHour},
 			Log:     log,
 		}),

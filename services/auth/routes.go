@@ -9,7 +9,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
-	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/services/auth/internal/apidoc"
 	"github.com/ponto/ponto/services/auth/internal/keys"
@@ -40,7 +40,7 @@ func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies)
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "redis", Ping: redisclient.Ping(rdb)},
 	)
-	perIP, err := pkgratelimit.New(rdb, cfg.Auth.RedisPrefix, log).PerIP("public", cfg.Rate.PerIP, pkgratelimit.FailOpen)
+	perIP, err := d.limits.PerIP("public", cfg.Rate.PerIP, ratelimit.FailOpen)
 	if err != nil {
 		return nil, err
 	}
