@@ -55,6 +55,11 @@ func (c *Claims) Validate() error {
 		if c.EmpresaID <= 0 || c.FuncionarioID <= 0 {
 			return ErrTenantClaims
 		}
+	case RoleServico:
+		// A service acts for no tenant; its subject is its name.
+		if c.EmpresaID != 0 || c.FuncionarioID != 0 || c.Subject == "" {
+			return ErrTenantClaims
+		}
 	default:
 		return ErrUnknownRole
 	}

@@ -63,6 +63,10 @@ type Verifier struct {
 	// cache.go); now is its clock.
 	verified *verifiedCache
 	now      func() time.Time
+	// internal and services are parser and cache of the service tokens
+	// (services.go).
+	internal *jwt.Parser
+	services *verifiedCache
 	// keys are the JWKS keys in the form the EdDSA check takes (eddsa.go).
 	keys expandedKeys
 	// guards run on every verified request (AddGuards).
@@ -189,23 +193,29 @@ func NewVerifierFromKeyfunc(kf jwt.Keyfunc, issuer, audience string) *Verifier {
 
 func newVerifier(keyfunc func(context.Context) jwt.Keyfunc, issuer, audience string) *Verifier {
 	return &Verifier{
-		keyfunc: keyfunc,
-		parser: jwt.NewParser(
-			// Pinning the algorithm shuts out "none" and HMAC-with-public-key
-			// tricks before any key is looked up.
-			jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
-			jwt.WithIssuer(issuer),
-			jwt.WithAudience(audience),
-			jwt.WithExpirationRequired(),
-			jwt.WithIssuedAt(),
-			jwt.WithLeeway(Leeway),
-			// One encoding per token: base64url with non-zero padding bits is
-			// another spelling of the same signature, and refused.
-			jwt.WithStrictDecoding(),
-		),
+		keyfunc:  keyfunc,
+		parser:   newParser(issuer, audience),
 		verified: newVerifiedCache(),
 		now:      time.Now,
+		internal: newParser(issuer, AudienceInternal),
+		services: newVerifiedCache(),
 	}
+}
+
+func newParser(issuer, audience string) *jwt.Parser {
+	return jwt.NewParser(
+		// Pinning the algorithm shuts out "none" and HMAC-with-public-key
+		// tricks before any key is looked up.
+		jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
+		jwt.WithIssuer(issuer),
+		jwt.WithAudience(audience),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(Leeway),
+		// One encoding per token: base64url with non-zero padding bits is
+		// another spelling of the same signature, and refused.
+		jwt.WithStrictDecoding(),
+	)
 }
 
 // Verify checks the token's signature and claims and returns the claims.
@@ -228,18 +238,21 @@ func (v *Verifier) verifyBytes(ctx context.Context, token []byte) (*Claims, erro
 	if claims, ok := v.verified.get(key, v.now()); ok {
 		return claims, nil
 	}
-	claims, err := v.verify(ctx, string(token))
+	claims, err := v.verifyWith(ctx, v.parser, string(token))
 	if err != nil {
 		return nil, err
+	}
+	if claims.Role == RoleServico {
+		return nil, ErrNotService // never a user's, whatever its audience
 	}
 	v.verified.put(key, claims, v.now())
 	return claims, nil
 }
 
-func (v *Verifier) verify(ctx context.Context, token string) (*Claims, error) {
+func (v *Verifier) verifyWith(ctx context.Context, parser *jwt.Parser, token string) (*Claims, error) {
 	lookup := v.keyfunc(ctx)
 	claims := &Claims{}
-	_, err := v.parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
+	_, err := parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
 		// Without a kid, keyfunc would try every key in the set; auth always
 		// sets one, so its absence means the token is not auth's.
 		if kid, _ := t.Header["kid"].(string); kid == "" {

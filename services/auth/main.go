@@ -20,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/revocation"
@@ -75,6 +76,7 @@ type AuthConfig struct {
 	RatePerIP          int           `conf:"default:60,help:requests per minute and client IP on each login route"`
 	RatePerEmail       int           `conf:"default:5,help:requests per minute and e-mail on each login route"`
 	RateCodesPerHour   int           `conf:"default:6,help:login-code e-mails per hour and e-mail"`
+	ServiceSecrets     string        `conf:"mask,help:the services that may ask for service tokens, as name=secret pairs joined by commas (secrets of 32+ bytes)"`
 	SMTP               mail.SMTPConfig
 }
 
@@ -116,6 +118,9 @@ func (c *AuthConfig) Validate() error {
 	}
 	if c.RedisPrefix == "" {
 		errs = append(errs, errors.New("RedisPrefix must not be empty"))
+	}
+	if _, err := tokens.ParseServiceSecrets(c.ServiceSecrets); err != nil {
+		errs = append(errs, err)
 	}
 	errs = append(errs, c.SMTP.Validate())
 	return errors.Join(errs...)
@@ -196,8 +201,12 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 type dependencies struct {
 	keyring *keys.Keyring
 	limits  *ratelimit.Limiter
-	login   *login.Handlers
-	tokens  *tokens.Handlers
+	// services issues service tokens; verifier checks those on auth's
+	// own internal routes.
+	services *tokens.Services
+	verifier *jwtauth.Verifier
+	login    *login.Handlers
+	tokens   *tokens.Handlers
 }
 
 // newDependencies loads the signing keys (failing when there is none) and
@@ -223,19 +232,31 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 		secret = devCodeSecret
 	}
 
-	companies := companybilling.New(string(cfg.Peers.CompanyBillingURL))
-	employees := employee.New(string(cfg.Peers.EmployeeURL))
+	serviceSecrets, err := tokens.ParseServiceSecrets(cfg.Auth.ServiceSecrets)
+	if err != nil {
+		return nil, err
+	}
+	if len(serviceSecrets) == 0 {
+		log.Warn("AUTH_SERVICE_SECRETS unset: no service can get a token, so no service can call another's internal API")
+	}
+	// signer is the access tokens' signer, declared before the peers'
+	// clients, which carry auth's own service tokens.
+	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL, Clock: clk}
+	own := svcclient.WithTokens(&tokens.Own{Signer: signer, Name: name})
+	companies := companybilling.New(string(cfg.Peers.CompanyBillingURL), own)
+	employees := employee.New(string(cfg.Peers.EmployeeURL), own)
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
 	revocations := revocation.Watch(ctx, rdb, cfg.Redis.KeyPrefix, log, revocation.DefaultReload)
 	limits := ratelimit.New(rdb, cfg.Auth.RedisPrefix, log)
-	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
-		Clock: clk, Revocations: revocations}
+	signer.Revocations = revocations
 	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL,
 		MaxPerSubject: cfg.Auth.MaxSessions, Clock: clk}
 
 	return &dependencies{
-		keyring: keyring,
-		limits:  limits,
+		keyring:  keyring,
+		limits:   limits,
+		services: &tokens.Services{Signer: signer, Secrets: serviceSecrets},
+		verifier: jwtauth.NewVerifierFromKeyfunc(keyring.Keyfunc, cfg.JWT.Issuer, cfg.JWT.Audience),
 		tokens: &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log,
 			RevocationPrefix: cfg.Redis.KeyPrefix, Clock: clk},
 		login: login.New(login.Handlers{

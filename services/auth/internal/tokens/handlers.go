@@ -47,9 +47,10 @@ func (h *Handlers) Routes(r fiber.Router) {
 	r.Post("/logout", h.logout)
 }
 
-// InternalRoutes registers the internal API (internal listener only).
-func (h *Handlers) InternalRoutes(r fiber.Router) {
-	r.Post("/internal/tokens/revogar", h.revokeAll)
+// InternalRoutes registers the internal API (internal listener only),
+// behind callers (the services allowed).
+func (h *Handlers) InternalRoutes(r fiber.Router, callers fiber.Handler) {
+	r.Post("/internal/tokens/revogar", callers, h.revokeAll)
 }
 
 type refreshRequest struct {
