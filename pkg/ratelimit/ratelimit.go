@@ -204,6 +204,9 @@ type Check struct {
 	Key   string // whose budget: IPKey(...), EmailKey(...)
 }
 
+// Limit is a budget (redis_rate's), so that its users need not import it.
+type Limit = redis_rate.Limit
+
 // PerMinute and PerHour are budgets of n requests at once, then one every
 // minute/n or hour/n.
 func PerMinute(n int) redis_rate.Limit { return redis_rate.PerMinute(n) }

@@ -14,6 +14,7 @@ import (
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 )
 
@@ -38,6 +39,20 @@ type Backend struct {
 	DB   database.Config
 	// JWT locates auth's JWKS (JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE...).
 	JWT jwtauth.Config
+	// Identity proves the service to its peers (SERVICE_SECRET,
+	// SERVICE_TOKEN_URL); checked when its token source is made, so
+	// that migrate runs without it.
+	Identity svcclient.Identity
+}
+
+// Tokens is the token source of the service name (svcclient.NewTokenSource),
+// as a client option for its peers' internal APIs.
+func (b *Backend) Tokens(name string) (svcclient.Option, error) {
+	ts, err := svcclient.NewTokenSource(name, b.Identity)
+	if err != nil {
+		return nil, err
+	}
+	return svcclient.WithTokens(ts), nil
 }
 
 // Start is the start-up of a service without a database: cfg, its

@@ -24,14 +24,14 @@ import (
 //	PUT  /admin/empresas/{empresaId}/desbloquear    admin      empresas (admin.go)
 //	POST /webhooks/stripe                           Stripe     webhooks
 //
-// Internal (auth):
+// Internal (by service token):
 //
-//	POST /internal/empresas/login                              empresas (internal.go)
-//	GET  /internal/empresas/{empresaId}                        empresas (internal.go)
+//	POST /internal/empresas/login                   auth       empresas (internal.go)
+//	GET  /internal/empresas/{empresaId}             auth, timekeeping  empresas (internal.go)
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, companies *empresas.Service, hooks *webhooks.Handler) {
 	srv.Metrics.MustRegister(database.Collector(db))
 	companies.Public(srv.Public, verifier)
 	hooks.Mount(srv.Public)
 
-	companies.Internal(srv.Internal)
+	companies.Internal(srv.Internal, verifier)
 }

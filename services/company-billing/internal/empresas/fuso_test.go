@@ -15,7 +15,7 @@ import (
 func (e *env) zoneEverywhere(t *testing.T, id int64, zone string) {
 	t.Helper()
 	me := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id)))
-	internal := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
+	internal := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, e.asAuth(t))
 	admin := do(t, http.MethodGet, e.public+"/admin/empresas?tamanho=100", nil, bearer(e.iss.Admin(t)))
 	if me.body["fusoHorario"] != zone || internal.body["fusoHorario"] != zone {
 		t.Errorf("company %d: me %s, internal %s; want %s", id, me.raw, internal.raw, zone)

@@ -46,7 +46,7 @@ func (e *env) events(t *testing.T, id int64) []repEvent {
 func (e *env) responsavelEverywhere(t *testing.T, id int64, resp map[string]any) {
 	t.Helper()
 	me := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id)))
-	internal := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
+	internal := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, e.asAuth(t))
 	for name, a := range map[string]answer{"me": me, "internal": internal} {
 		got, present := a.body["responsavel"]
 		if !present || (resp == nil && got != nil) || (resp != nil && !reflect.DeepEqual(got, resp)) {
