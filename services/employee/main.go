@@ -66,7 +66,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		return err
 	}
 	defer closeDeps()
-	revoker := auth.New(string(cfg.AuthInternalURL))
+	tokens, err := cfg.Tokens(name)
+	if err != nil {
+		return err
+	}
+	revoker := auth.New(string(cfg.AuthInternalURL), tokens)
 
 	// -------------------------------------------------------------------------
 	// Servers
@@ -74,7 +78,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	srv := deps.Server(name, cfg.HTTP, log)
 	mountRoutes(srv, deps.Verifier, deps.DB, revoker, clock.New(time.Now))
 
-	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+	outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox, tokens), log).Start(ctx, srv.Metrics.MustRegister)
 	changefeed.NewRelay(deps.DB, deps.Guards.Redis, cfg.Redis.KeyPrefix, log).Start(ctx, cfg.ChangesInterval)
 	return srv.Run(ctx)
 }
