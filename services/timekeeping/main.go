@@ -189,10 +189,14 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	tokens, err := cfg.Tokens(name)
+	if err != nil {
+		return err
+	}
 	deps := dependencies{
 		db:        db,
-		employees: employee.New(string(cfg.EmployeeInternalURL)),
-		companies: companybillingapi.New(string(cfg.CompanyBillingInternalURL)),
+		employees: employee.New(string(cfg.EmployeeInternalURL), tokens),
+		companies: companybillingapi.New(string(cfg.CompanyBillingInternalURL), tokens),
 		clock:     clk,
 		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 		ptrp:      ptrp(cfg, build),

@@ -124,7 +124,7 @@ type dependencies struct {
 //
 // Internal listener (service to service):
 //
-//	POST /internal/eventos        company-billing, employee   eventos
+//	POST /internal/eventos        company-billing, employee (service token; origem = caller)   eventos
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependencies) {
 	clockIns := newClockInMetrics()
 	srv.Metrics.MustRegister(append(clockIns.collectors(), database.Collector(d.db))...)
@@ -169,7 +169,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	(&fechamento.Handlers{Store: fechamento.NewStore(d.db), Workdays: workdays, Clock: d.clock}).Public(public)
 	banco.NewHandlers(bancos, bancoHoras, workdays, d.clock).Public(public)
 
-	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
+	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
 }
 
 // employeeCache is the clock-in's employee cache (employee.Cached): its
