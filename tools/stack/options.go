@@ -1,9 +1,11 @@
 package stack
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -74,6 +76,9 @@ type Options struct {
 	// postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable).
 	PostgresURL string
 	RedisAddr   string // default 127.0.0.1:6379
+	// ServiceSecrets are the services' SERVICE_SECRETs (and auth's
+	// AUTH_SERVICE_SECRETS); resolve draws random ones for those missing.
+	ServiceSecrets map[string]string
 	// RedisKeyPrefix is REDIS_KEY_PREFIX for every service: the stack's
 	// own revocations and rate limits on a Redis other stacks may share
 	// (default: DBPrefix without its "_", DBSuffix, ":"; make run's is
@@ -137,6 +142,15 @@ func (o Options) resolve() (Options, error) {
 	setDefault(&o.LogLevel, "info")
 	if o.StopTimeout <= 0 {
 		o.StopTimeout = 10 * time.Second
+	}
+	o.ServiceSecrets = maps.Clone(o.ServiceSecrets)
+	if o.ServiceSecrets == nil {
+		o.ServiceSecrets = map[string]string{}
+	}
+	for _, s := range services {
+		if o.ServiceSecrets[s.name] == "" {
+			o.ServiceSecrets[s.name] = rand.Text() + rand.Text() // 52 base32 characters, as auth wants 32+
+		}
 	}
 	if o.Output == nil {
 		o.Output = os.Stdout

@@ -118,6 +118,22 @@ func TestEnv(t *testing.T) {
 	if env := o.env(services[0]); slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "DB_URL=") }) {
 		t.Errorf("auth has no database but got DB_URL")
 	}
+	// Each service has a random secret of its own, and auth knows them all.
+	auth := o.env(services[0])
+	seen := map[string]bool{}
+	for _, s := range services {
+		secret := o.ServiceSecrets[s.name]
+		if len(secret) < 32 || seen[secret] || !slices.Contains(o.env(s), "SERVICE_SECRET="+secret) {
+			t.Errorf("%s: secret %q not its own 32+ characters in its env", s.name, secret)
+		}
+		seen[secret] = true
+		if s.name != "auth" && s.name != "web" &&
+			!slices.ContainsFunc(auth, func(kv string) bool {
+				return strings.HasPrefix(kv, "AUTH_SERVICE_SECRETS=") && strings.Contains(kv, s.name+"="+secret)
+			}) {
+			t.Errorf("auth does not know %s's secret", s.name)
+		}
+	}
 }
 
 func TestServiceEnvComesLast(t *testing.T) {
