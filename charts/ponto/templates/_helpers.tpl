@@ -132,6 +132,9 @@ service's env.
 {{- $_ = set $env "JWT_ISSUER" $root.Values.jwt.issuer -}}
 {{- $_ = set $env "JWT_AUDIENCE" $root.Values.jwt.audience -}}
 {{- end -}}
+{{- if and $s.calls (ne .name "auth") -}}
+{{- $_ = set $env "SERVICE_TOKEN_URL" (printf "http://%s:%v" (include "ponto.serviceName" (dict "root" $root "name" "auth")) $root.Values.ports.internal) -}}
+{{- end -}}
 {{- if $s.certificateSecret -}}
 {{- $_ = set $env "SIGNING_CERT_FILE" "/var/run/ponto/signing/certificado.p12" -}}
 {{- $_ = set $env "SIGNING_CERT_PASSWORD_FILE" "/var/run/ponto/signing/senha" -}}
@@ -182,4 +185,45 @@ capabilities:
   drop: [ALL]
 seccompProfile:
   type: RuntimeDefault
+{{- end -}}
+
+{{/* The Secret of the services' SERVICE_SECRETs: the chart's own, or serviceSecrets.existingSecret. */}}
+{{- define "ponto.serviceSecretsName" -}}
+{{- .Values.serviceSecrets.existingSecret | default (printf "%s-service-secrets" (include "ponto.prefix" .)) -}}
+{{- end -}}
+
+{{/* The services that call a peer's internal API, and so hold a SERVICE_SECRET (auth signs its own tokens), as a YAML list. */}}
+{{- define "ponto.tokenHolders" -}}
+{{- $out := list -}}
+{{- range $name, $svc := .Values.services -}}
+{{- if and $svc.enabled $svc.calls (ne $name "auth") -}}{{- $out = append $out $name -}}{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
+
+{{/* ponto.serviceSecretEnv: SERVICE_SECRET for a token holder; for auth, every holder's secret and AUTH_SERVICE_SECRETS built from them. */}}
+{{- define "ponto.serviceSecretEnv" -}}
+{{- $root := .root -}}
+{{- $secret := include "ponto.serviceSecretsName" $root -}}
+{{- $holders := include "ponto.tokenHolders" $root | fromYamlArray -}}
+{{- if eq .name "auth" }}
+{{- $pairs := list }}
+{{- range $holders }}
+{{- $var := printf "SERVICE_SECRET_%s" (. | upper | replace "-" "_") }}
+- name: {{ $var }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ . }}
+{{- $pairs = append $pairs (printf "%s=$(%s)" . $var) }}
+{{- end }}
+- name: AUTH_SERVICE_SECRETS
+  value: {{ join "," $pairs | quote }}
+{{- else if has .name $holders }}
+- name: SERVICE_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ .name }}
+{{- end }}
 {{- end -}}
