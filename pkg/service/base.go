@@ -39,16 +39,16 @@ type Backend struct {
 	DB   database.Config
 	// JWT locates auth's JWKS (JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE...).
 	JWT jwtauth.Config
-	// Identity proves the service to its peers (SERVICE_SECRET,
-	// SERVICE_TOKEN_URL); checked when its token source is made, so
-	// that migrate runs without it.
+	// Identity proves the service to its peers (SERVICE_SECRET); checked
+	// when its token source is made, so that migrate runs without it.
 	Identity svcclient.Identity
 }
 
-// Tokens is the token source of the service name (svcclient.NewTokenSource),
-// as a client option for its peers' internal APIs.
-func (b *Backend) Tokens(name string) (svcclient.Option, error) {
-	ts, err := svcclient.NewTokenSource(name, b.Identity)
+// Tokens is the token source of the service name (svcclient.NewTokenSource
+// with auth's internal API at authURL), as a client option for its
+// peers' internal APIs.
+func (b *Backend) Tokens(name string, authURL svcclient.URL) (svcclient.Option, error) {
+	ts, err := svcclient.NewTokenSource(name, b.Identity, authURL)
 	if err != nil {
 		return nil, err
 	}

@@ -22,10 +22,9 @@ type TokenSource interface {
 func WithTokens(ts TokenSource) Option { return func(o *options) { o.tokens = ts } }
 
 // Identity is how a service proves itself to its peers: its secret, which
-// auth trades for a short-lived service token at TokenURL.
+// auth (at AUTH_INTERNAL_URL) trades for a short-lived service token.
 type Identity struct {
-	Secret   string `conf:"env:SERVICE_SECRET,mask,help:this service's secret; auth trades it for the service tokens its peers' internal routes require"`
-	TokenURL URL    `conf:"env:SERVICE_TOKEN_URL,default:http://127.0.0.1:9081,help:auth's internal API base URL, where the service secret buys service tokens"`
+	Secret string `conf:"env:SERVICE_SECRET,mask,help:this service's secret; auth trades it for the service tokens its peers' internal routes require"`
 }
 
 // TokenPath is auth's route that trades a service's secret for a token.
@@ -46,18 +45,18 @@ type TokenAnswer struct {
 // so that no call carries one that ends on the way.
 const refreshBefore = 2 * time.Minute
 
-// NewTokenSource asks auth for service's tokens with its secret, keeps
+// NewTokenSource asks auth (its internal API at authURL) for service's tokens with its secret, keeps
 // the current one and asks again shortly before it expires. It refuses
 // an empty secret here, when the service wires its peers, and not at
 // configuration time: the migrate command needs none.
-func NewTokenSource(service string, id Identity, opts ...Option) (*Tokens, error) {
+func NewTokenSource(service string, id Identity, authURL URL, opts ...Option) (*Tokens, error) {
 	if id.Secret == "" {
 		return nil, errors.New("svcclient: SERVICE_SECRET is required to call the peers' internal APIs")
 	}
-	if err := id.TokenURL.Validate(); err != nil {
-		return nil, fmt.Errorf("SERVICE_TOKEN_URL %w", err)
+	if err := authURL.Validate(); err != nil {
+		return nil, fmt.Errorf("AUTH_INTERNAL_URL %w", err)
 	}
-	return &Tokens{service: service, secret: id.Secret, auth: New(string(id.TokenURL), opts...), now: time.Now}, nil
+	return &Tokens{service: service, secret: id.Secret, auth: New(string(authURL), opts...), now: time.Now}, nil
 }
 
 // Tokens is the TokenSource NewTokenSource makes. Safe for concurrent use.

@@ -23,7 +23,7 @@ func TestInternalAPIContract(t *testing.T) {
 	code, _ = h.codeByMail(outraFunc)
 	other := h.loginCode(outraFunc, code).expect(t, http.StatusOK).str("refreshToken")
 	// The employee service's token source, trading its secret with auth.
-	ts, err := svcclient.NewTokenSource("employee", svcclient.Identity{Secret: serviceSecret("employee"), TokenURL: svcclient.URL(h.internal)})
+	ts, err := svcclient.NewTokenSource("employee", svcclient.Identity{Secret: serviceSecret("employee")}, svcclient.URL(h.internal))
 	if err != nil {
 		t.Fatal(err)
 	}

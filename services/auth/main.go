@@ -77,6 +77,7 @@ type AuthConfig struct {
 	RatePerEmail       int           `conf:"default:5,help:requests per minute and e-mail on each login route"`
 	RateCodesPerHour   int           `conf:"default:6,help:login-code e-mails per hour and e-mail"`
 	ServiceSecrets     string        `conf:"mask,help:the services that may ask for service tokens, as name=secret pairs joined by commas (secrets of 32+ bytes)"`
+	ServiceSecretsDir  string        `conf:"help:directory of the services' secrets, one file per service named after it (the chart's mounted Secret); added to AUTH_SERVICE_SECRETS"`
 	SMTP               mail.SMTPConfig
 }
 
@@ -236,8 +237,11 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 	if err != nil {
 		return nil, err
 	}
+	if err := tokens.ReadServiceSecrets(cfg.Auth.ServiceSecretsDir, serviceSecrets); err != nil {
+		return nil, err
+	}
 	if len(serviceSecrets) == 0 {
-		log.Warn("AUTH_SERVICE_SECRETS unset: no service can get a token, so no service can call another's internal API")
+		log.Warn("AUTH_SERVICE_SECRETS and AUTH_SERVICE_SECRETS_DIR unset: no service can get a token, so no service can call another's internal API")
 	}
 	// signer is the access tokens' signer, declared before the peers'
 	// clients, which carry auth's own service tokens.

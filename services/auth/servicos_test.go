@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +107,24 @@ func TestPeerCallsCarryAuthsServiceToken(t *testing.T) {
 		claims, err := v.VerifyService(context.Background(), strings.TrimPrefix(c.Authorization, "Bearer "))
 		if err != nil || claims.Subject != "auth" {
 			t.Errorf("%s %s: service token %v (%v), want auth's", c.Method, c.Path, claims, err)
+		}
+	}
+}
+
+// The chart mounts the services' secrets as files: auth reads them beside
+// AUTH_SERVICE_SECRETS, skipping the mount's hidden entries.
+func TestServiceSecretsFromADirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, content := range map[string]string{"media": serviceSecret("media") + "\n", "..data": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := start(t, func(c *Config) { c.Auth.ServiceSecretsDir = dir })
+	for _, service := range []string{"media", "employee"} {
+		if h.serviceToken(service) == "" {
+			t.Errorf("%s got no token", service)
 		}
 	}
 }

@@ -83,7 +83,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
-	tokens, err := cfg.Tokens(name)
+	tokens, err := cfg.Tokens(name, cfg.AuthInternalURL)
 	if err != nil {
 		return err
 	}

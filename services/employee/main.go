@@ -66,7 +66,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		return err
 	}
 	defer closeDeps()
-	tokens, err := cfg.Tokens(name)
+	tokens, err := cfg.Tokens(name, cfg.AuthInternalURL)
 	if err != nil {
 		return err
 	}

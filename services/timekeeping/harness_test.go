@@ -215,7 +215,7 @@ func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string) *employeePr
 		"REDIS_ADDR="+redistest.Addr(), "REDIS_KEY_PREFIX="+prefix, "EMPLOYEE_CHANGES_INTERVAL=100ms",
 		"LOG_LEVEL=warn",
 		// Its relay's tokens come from the auth stand-in.
-		"SERVICE_SECRET=timekeeping-tests-employee-secret-0000", "SERVICE_TOKEN_URL="+revocations.srv.URL,
+		"SERVICE_SECRET=timekeeping-tests-employee-secret-0000",
 	)
 	migrate := exec.Command(employeeBin, "migrate")
 	migrate.Env = env

@@ -51,6 +51,9 @@ type Config struct {
 	// CompanyBillingInternalURL is company-billing's internal listener:
 	// the employer's legal name and CNPJ for the AFD, receipts and
 	// timesheets.
+	// AuthInternalURL is auth's internal listener: the service tokens
+	// the calls to employee and company-billing carry.
+	AuthInternalURL           svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
 	CompanyBillingInternalURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
 	// REPINPI is the REP-P program's registration number at INPI (up to
 	// 17 digits), printed in every AFD header and punch receipt.
@@ -189,7 +192,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
-	tokens, err := cfg.Tokens(name)
+	tokens, err := cfg.Tokens(name, cfg.AuthInternalURL)
 	if err != nil {
 		return err
 	}

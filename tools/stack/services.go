@@ -96,8 +96,7 @@ func (o *Options) env(s service) []string {
 	}
 	// Each service proves itself to its peers with its secret, which auth
 	// trades for service tokens on its internal listener.
-	env = append(env, "SERVICE_SECRET="+o.ServiceSecrets[s.name],
-		"SERVICE_TOKEN_URL="+o.url(o.Ports["auth"].Internal))
+	env = append(env, "SERVICE_SECRET="+o.ServiceSecrets[s.name])
 	if s.verifies {
 		env = append(env,
 			"JWT_JWKS_URL="+o.url(o.Ports["auth"].Public)+"/.well-known/jwks.json",

@@ -132,9 +132,6 @@ service's env.
 {{- $_ = set $env "JWT_ISSUER" $root.Values.jwt.issuer -}}
 {{- $_ = set $env "JWT_AUDIENCE" $root.Values.jwt.audience -}}
 {{- end -}}
-{{- if and $s.calls (ne .name "auth") -}}
-{{- $_ = set $env "SERVICE_TOKEN_URL" (printf "http://%s:%v" (include "ponto.serviceName" (dict "root" $root "name" "auth")) $root.Values.ports.internal) -}}
-{{- end -}}
 {{- if $s.certificateSecret -}}
 {{- $_ = set $env "SIGNING_CERT_FILE" "/var/run/ponto/signing/certificado.p12" -}}
 {{- $_ = set $env "SIGNING_CERT_PASSWORD_FILE" "/var/run/ponto/signing/senha" -}}
@@ -201,29 +198,13 @@ seccompProfile:
 {{- toYaml $out -}}
 {{- end -}}
 
-{{/* ponto.serviceSecretEnv: SERVICE_SECRET for a token holder; for auth, every holder's secret and AUTH_SERVICE_SECRETS built from them. */}}
+{{/* ponto.serviceSecretEnv: SERVICE_SECRET for a token holder (auth reads them all from the Secret mounted as a directory). */}}
 {{- define "ponto.serviceSecretEnv" -}}
-{{- $root := .root -}}
-{{- $secret := include "ponto.serviceSecretsName" $root -}}
-{{- $holders := include "ponto.tokenHolders" $root | fromYamlArray -}}
-{{- if eq .name "auth" }}
-{{- $pairs := list }}
-{{- range $holders }}
-{{- $var := printf "SERVICE_SECRET_%s" (. | upper | replace "-" "_") }}
-- name: {{ $var }}
-  valueFrom:
-    secretKeyRef:
-      name: {{ $secret }}
-      key: {{ . }}
-{{- $pairs = append $pairs (printf "%s=$(%s)" . $var) }}
-{{- end }}
-- name: AUTH_SERVICE_SECRETS
-  value: {{ join "," $pairs | quote }}
-{{- else if has .name $holders }}
+{{- if has .name (include "ponto.tokenHolders" .root | fromYamlArray) }}
 - name: SERVICE_SECRET
   valueFrom:
     secretKeyRef:
-      name: {{ $secret }}
+      name: {{ include "ponto.serviceSecretsName" .root }}
       key: {{ .name }}
 {{- end }}
 {{- end -}}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +39,35 @@ func ParseServiceSecrets(s string) (map[string]string, error) {
 		out[name] = secret
 	}
 	return out, nil
+}
+
+// ReadServiceSecrets adds to secrets those of dir (AUTH_SERVICE_SECRETS_DIR,
+// the chart's Secret mounted as files): one file per service, named after
+// it, holding its secret. Hidden files (a mounted Secret's "..data") are
+// skipped; an empty dir name reads nothing.
+func ReadServiceSecrets(dir string, secrets map[string]string) error {
+	if dir == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("AUTH_SERVICE_SECRETS_DIR: %w", err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") || e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return fmt.Errorf("AUTH_SERVICE_SECRETS_DIR: %w", err)
+		}
+		secret := strings.TrimSpace(string(b))
+		if len(secret) < minServiceSecret {
+			return fmt.Errorf("AUTH_SERVICE_SECRETS_DIR: the secret of %q has fewer than %d bytes", e.Name(), minServiceSecret)
+		}
+		secrets[e.Name()] = secret
+	}
+	return nil
 }
 
 // SignService mints a service token for name: role servico, audience
