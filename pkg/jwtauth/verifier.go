@@ -71,6 +71,8 @@ type Verifier struct {
 	keys expandedKeys
 	// guards run on every verified request (AddGuards).
 	guards []Guard
+	// hasKeys tells whether the JWKS has been fetched (nil: fixed keys).
+	hasKeys func(context.Context) bool
 }
 
 // NewVerifier builds a Verifier backed by auth's JWKS. It fetches the keys
@@ -93,8 +95,24 @@ func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
 	if !first.hasKeys(ctx) {
 		go awaitKeys(ctx, cfg, &cur)
 	}
-	return newVerifier(func(ctx context.Context) jwt.Keyfunc { return cur.Load().kf.KeyfuncCtx(ctx) },
-		cfg.Issuer, cfg.Audience), nil
+	v := newVerifier(func(ctx context.Context) jwt.Keyfunc { return cur.Load().kf.KeyfuncCtx(ctx) },
+		cfg.Issuer, cfg.Audience)
+	v.hasKeys = func(ctx context.Context) bool { return cur.Load().hasKeys(ctx) }
+	return v, nil
+}
+
+// ErrNoKeys is Ready's answer while the verifier has no key of auth's.
+var ErrNoKeys = errors.New("jwtauth: auth's signing keys not fetched yet")
+
+// Ready is a readiness check: nil once the verifier holds auth's keys. A
+// restarted replica that took traffic before would refuse every valid
+// token with a 401 (which a client reads as "logged out") until its first
+// JWKS fetch.
+func (v *Verifier) Ready(ctx context.Context) error {
+	if v.hasKeys != nil && !v.hasKeys(ctx) {
+		return ErrNoKeys
+	}
+	return nil
 }
 
 // remote is one JWKS client: its keys, its refresh goroutine's cancel.

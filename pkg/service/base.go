@@ -107,9 +107,9 @@ type Deps struct {
 }
 
 // Server builds the service's listeners (httpserver.New): /readyz pings
-// the database, then checks, and the metrics include the Redis client's.
+// the database, waits for auth's keys (KeysCheck), then checks, and the metrics include the Redis client's.
 func (d Deps) Server(name string, cfg httpserver.Config, log *slog.Logger, checks ...httpserver.Check) *httpserver.Server {
-	checks = append([]httpserver.Check{{Name: "postgres", Ping: database.Ping(d.DB)}}, checks...)
+	checks = append([]httpserver.Check{{Name: "postgres", Ping: database.Ping(d.DB)}, d.KeysCheck()}, checks...)
 	srv := httpserver.New(name, cfg, log, checks...)
 	srv.Metrics.MustRegister(redisclient.Collector(d.Redis))
 	return srv

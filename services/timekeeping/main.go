@@ -225,7 +225,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Servers
 
-	checks := []httpserver.Check{{Name: "postgres", Ping: database.Ping(db)}}
+	checks := []httpserver.Check{{Name: "postgres", Ping: database.Ping(db)}, guards.KeysCheck()}
 	if signer != nil {
 		checks = append(checks, signer.Check())
 	}
