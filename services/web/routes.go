@@ -22,7 +22,7 @@ import (
 //
 // Internal: none (the web client has no internal API; the internal
 // listener serves only the probes and metrics every service has).
-func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler, clk *clock.Clock) (*httpserver.Server, error) {
+func newServer(cfg Config, log *slog.Logger, key []byte, limit, loginLimit fiber.Handler, clk *clock.Clock) (*httpserver.Server, error) {
 	a, err := assets.Load()
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler, cl
 		return nil, err
 	}
 	client := api.New(cfg.Web.APIURL, cfg.Web.APITimeout)
-	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
+	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit, LimitLogins: loginLimit},
 		client, codec, clk, a, log)
 	if err != nil {
 		return nil, err
