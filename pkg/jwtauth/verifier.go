@@ -11,6 +11,7 @@ import (
 
 	"github.com/MicahParks/jwkset"
 	"github.com/MicahParks/keyfunc/v3"
+	"github.com/gofiber/fiber/v2"
 	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/time/rate"
 )
@@ -71,6 +72,8 @@ type Verifier struct {
 	keys expandedKeys
 	// guards run on every verified request (AddGuards).
 	guards []Guard
+	// onRefused runs on every refused token (OnRefused).
+	onRefused func(c *fiber.Ctx) error
 	// hasKeys tells whether the JWKS has been fetched (nil: fixed keys).
 	hasKeys func(context.Context) bool
 }

@@ -75,6 +75,10 @@ type Config struct {
 	// A kiosk where 200 employees punch at a shift change uses 200
 	// tokens; one token doing a company's whole day of work still fits.
 	PerToken Rate `conf:"default:600/min,help:requests per access token on the routes that need one (N/s, N/min or N/h)"`
+	// FailedAuth is each client address's budget of requests refused for
+	// their token (missing, forged, expired) on the routes that need one:
+	// past it a 429 instead of a 401, so that guessing costs time.
+	FailedAuth Rate `conf:"default:60/min,help:requests refused for their token per client IP before a 429 (N/s, N/min or N/h)"`
 }
 
 // Limiter checks budgets in Redis under its prefix.
@@ -333,12 +337,23 @@ func IPKey(ip string) string {
 	return "ip:" + addr.String()
 }
 
-// GuardTokens makes the verifier limit each access token to cfg.PerToken.
+// GuardTokens makes the verifier limit each access token to cfg.PerToken,
+// and each address's refused tokens to cfg.FailedAuth (when set).
 func (l *Limiter) GuardTokens(v *jwtauth.Verifier, cfg Config) error {
 	guard, err := l.PerToken(cfg.PerToken)
 	if err != nil {
 		return err
 	}
 	v.AddGuards(guard)
+	if cfg.FailedAuth == "" {
+		return nil
+	}
+	failed, err := cfg.FailedAuth.Limit()
+	if err != nil {
+		return fmt.Errorf("failed auth: %w", err)
+	}
+	v.OnRefused(func(c *fiber.Ctx) error {
+		return l.Allow(c.UserContext(), "authfail:"+IPKey(httpserver.ClientIP(c)), failed, FailOpen)
+	})
 	return nil
 }

@@ -326,3 +326,30 @@ func TestKeys(t *testing.T) {
 		t.Error("EmailKey")
 	}
 }
+
+// Refused tokens spend the address's budget of failures: past it a 429
+// instead of a 401; a valid token is not counted.
+func TestFailedAuthPerAddress(t *testing.T) {
+	rdb := redistest.New(t)
+	log := slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil))
+	limits := ratelimit.New(rdb, redistest.Prefix(t), log)
+	iss := jwttest.NewIssuer(t)
+	v := iss.NewVerifier(t)
+	if err := limits.GuardTokens(v, ratelimit.Config{PerToken: "100/min", FailedAuth: "3/min"}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httpserver.New("test", httpserver.Config{
+		PublicAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:1",
+		ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
+		RequestTimeout: 5 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second, BodyLimit: 1024,
+	}, log)
+	srv.Public.Get("/private", v.Middleware(), func(c *fiber.Ctx) error { return c.SendString("ok") })
+	public := servertest.Start(t, srv).Public
+	var got []int
+	for _, tok := range []string{"", "forjado", iss.Empresa(t, 1), "forjado", "forjado", ""} {
+		got = append(got, get(t, public+"/private", tok).Status)
+	}
+	if want := []int{401, 401, 200, 401, 429, 429}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+}

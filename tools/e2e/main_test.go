@@ -172,7 +172,7 @@ func (e *env) stackOptions() (stack.Options, error) {
 		// One address and a few tokens make every request of the suite.
 		// The suite's parallel tests load both cores: a Redis command
 		// may wait longer than the production bound of 250 ms.
-		opts.ServiceEnv[s] = append(opts.ServiceEnv[s], "RATE_PER_IP=1000000/min", "RATE_PER_TOKEN=1000000/min",
+		opts.ServiceEnv[s] = append(opts.ServiceEnv[s], "RATE_PER_IP=1000000/min", "RATE_PER_TOKEN=1000000/min", "RATE_FAILED_AUTH=1000000/min",
 			"REDIS_COMMAND_TIMEOUT=2s", "RATE_LOGIN_PER_EMAIL=100000/min")
 	}
 	for _, s := range []string{"company-billing", "employee"} {
