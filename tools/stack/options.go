@@ -98,6 +98,13 @@ type Options struct {
 	SkipBuild bool
 	// StopTimeout is how long children get after SIGTERM (default 10s).
 	StopTimeout time.Duration
+	// RestartCrashed starts again, after a growing pause (RestartBackoff,
+	// doubling up to a minute), a service that exits without being asked,
+	// instead of failing the whole stack (make run sets it; tests that
+	// watch for a crash leave it off).
+	RestartCrashed bool
+	// RestartBackoff is the first pause before a restart (default 1s).
+	RestartBackoff time.Duration
 	// Output receives every child's lines, prefixed (default os.Stdout).
 	Output io.Writer
 }
@@ -142,6 +149,9 @@ func (o Options) resolve() (Options, error) {
 	setDefault(&o.LogLevel, "info")
 	if o.StopTimeout <= 0 {
 		o.StopTimeout = 10 * time.Second
+	}
+	if o.RestartBackoff <= 0 {
+		o.RestartBackoff = time.Second
 	}
 	o.ServiceSecrets = maps.Clone(o.ServiceSecrets)
 	if o.ServiceSecrets == nil {

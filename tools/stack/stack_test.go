@@ -483,3 +483,32 @@ func TestMissingToolIsExplained(t *testing.T) {
 		t.Fatalf("err = %v; want minio não encontrado", err)
 	}
 }
+
+// With RestartCrashed (make run), a crashed service is started again after
+// a growing pause, said in the log, and the stack keeps running.
+func TestStandinCrashRestarts(t *testing.T) {
+	out := &testOutput{}
+	opts := standinOptions(t, out)
+	opts.RestartCrashed, opts.RestartBackoff = true, 100*time.Millisecond
+	t.Setenv(standinCrashEnv, "media")
+	s := startStack(t, opts, out)
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(out.tail(200), "media reiniciado") && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	for time.Now().Before(deadline) && strings.Count(out.tail(400), "media encerrou inesperadamente (código 3); reiniciando em") < 2 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	log := out.tail(400)
+	if !strings.Contains(log, "reiniciando em 100ms") || !strings.Contains(log, "reiniciando em 200ms") || !strings.Contains(log, "media reiniciado") {
+		t.Fatalf("no restart with a growing pause in the log\n%s", log)
+	}
+	select {
+	case <-s.Failed():
+		t.Fatalf("the stack failed: %v", s.Err())
+	default:
+	}
+	pids := s.PIDs()
+	s.Stop()
+	assertGone(t, pids)
+}
