@@ -37,7 +37,11 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
 	responsavel := brdocstest.CPF(next())
 	post := func(ev map[string]any) response {
-		return call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, ev["origem"].(string)), ev)
+		caller := ev["origem"].(string) // the source sends its own events
+		if caller != "company-billing" {
+			caller = "employee"
+		}
+		return call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, caller), ev)
 	}
 	e.clock.Set(local(2026, 3, 9, 8, 0))
 	empresa := map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(9), "razaoSocial": "Panificação São João 9 Ltda",
