@@ -32,7 +32,13 @@ func TestRateParsing(t *testing.T) {
 			t.Errorf("%q: %+v %v", in, l, err)
 		}
 	}
-	for _, bad := range []ratelimit.Rate{"", "20", "0/min", "-1/s", "x/min", "20/day"} {
+	if err := ratelimit.Rate("").Validate(); err != nil {
+		t.Errorf("an empty rate (off) refused: %v", err)
+	}
+	if _, err := ratelimit.Rate("").Limit(); err == nil {
+		t.Error("an empty rate made a limit")
+	}
+	for _, bad := range []ratelimit.Rate{"20", "0/min", "-1/s", "x/min", "20/day"} {
 		if bad.Validate() == nil {
 			t.Errorf("%q accepted", bad)
 		}
