@@ -43,6 +43,9 @@ func (v *Verifier) Middleware() fiber.Handler {
 		}
 		for _, guard := range v.guards {
 			if err := guard(c, claims); err != nil {
+				if ae, ok := apierr.As(err); ok && ae.Status == fiber.StatusUnauthorized {
+					c.Set(fiber.HeaderWWWAuthenticate, "Bearer") // e.g. a session logged out of
+				}
 				return err
 			}
 		}
