@@ -32,7 +32,8 @@ var probePaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": 
 
 // useCommon installs, outermost first: the security headers, the trusted proxies for ClientIP,
 // request id, tracing, the observer (error translation, access log,
-// metrics), the per-request deadline, the text rule of the path, query
+// metrics), the per-request deadline, the refusal of compressed bodies
+// (refuseEncoded), the text rule of the path, query
 // and body (checkText) and panic recovery.
 func (s *Server) useCommon(app *fiber.App, listener string) {
 	app.Use(secureHeaders)
@@ -51,6 +52,7 @@ func (s *Server) useCommon(app *fiber.App, listener string) {
 	app.Use(tracing())
 	app.Use(s.observe(listener))
 	app.Use(s.deadline)
+	app.Use(refuseEncoded)
 	app.Use(checkText)
 	app.Use(recover.New(recover.Config{
 		EnableStackTrace: true,

@@ -33,6 +33,9 @@ type Claims struct {
 	Role          string `json:"role"`
 	EmpresaID     int64  `json:"empresaId,omitempty"`
 	FuncionarioID int64  `json:"funcionarioId,omitempty"`
+	// SessionID (sid) names the login session the token was issued in,
+	// so that its logout voids it (pkg/revocation).
+	SessionID string `json:"sid,omitempty"`
 }
 
 // Validate checks that the tenant claims are consistent with the role.
@@ -53,6 +56,11 @@ func (c *Claims) Validate() error {
 		}
 	case RoleFuncionario:
 		if c.EmpresaID <= 0 || c.FuncionarioID <= 0 {
+			return ErrTenantClaims
+		}
+	case RoleServico:
+		// A service acts for no tenant; its subject is its name.
+		if c.EmpresaID != 0 || c.FuncionarioID != 0 || c.Subject == "" {
 			return ErrTenantClaims
 		}
 	default:

@@ -31,18 +31,21 @@ func (v *Verifier) Middleware() fiber.Handler {
 		// keeps nothing of it.
 		header := c.Request().Header.Peek(fiber.HeaderAuthorization)
 		if len(bytes.TrimSpace(header)) == 0 {
-			return unauthorized(c, apierr.Unauthorized(msgMissingToken))
+			return v.refused(c, apierr.Unauthorized(msgMissingToken))
 		}
 		token, ok := bearerToken(header)
 		if !ok {
-			return unauthorized(c, apierr.Unauthorized(msgInvalidToken))
+			return v.refused(c, apierr.Unauthorized(msgInvalidToken))
 		}
 		claims, err := v.verifyBytes(c.UserContext(), token)
 		if err != nil {
-			return unauthorized(c, apierr.Unauthorized(msgInvalidToken).Wrap(err))
+			return v.refused(c, apierr.Unauthorized(msgInvalidToken).Wrap(err))
 		}
 		for _, guard := range v.guards {
 			if err := guard(c, claims); err != nil {
+				if ae, ok := apierr.As(err); ok && ae.Status == fiber.StatusUnauthorized {
+					c.Set(fiber.HeaderWWWAuthenticate, "Bearer") // e.g. a session logged out of
+				}
 				return err
 			}
 		}
@@ -58,6 +61,21 @@ type Guard func(c *fiber.Ctx, claims *Claims) error
 // AddGuards makes Middleware run guards, in order, on every verified
 // request. Call it while wiring, before serving.
 func (v *Verifier) AddGuards(guards ...Guard) { v.guards = append(v.guards, guards...) }
+
+// OnRefused makes Middleware call fn on every request it refuses for its
+// token (missing or invalid); fn's error, such as a 429 once the caller's
+// budget of failures is spent, is the answer instead of the 401. Call it
+// while wiring, before serving.
+func (v *Verifier) OnRefused(fn func(c *fiber.Ctx) error) { v.onRefused = fn }
+
+func (v *Verifier) refused(c *fiber.Ctx, err *apierr.Error) error {
+	if v.onRefused != nil {
+		if limited := v.onRefused(c); limited != nil {
+			return limited
+		}
+	}
+	return unauthorized(c, err)
+}
 
 // unauthorized sets the RFC 6750 challenge header; the shared error handler
 // writes the body and keeps headers already set.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/MicahParks/jwkset"
 	"github.com/MicahParks/keyfunc/v3"
+	"github.com/gofiber/fiber/v2"
 	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/time/rate"
 )
@@ -63,10 +64,18 @@ type Verifier struct {
 	// cache.go); now is its clock.
 	verified *verifiedCache
 	now      func() time.Time
+	// internal and services are parser and cache of the service tokens
+	// (services.go).
+	internal *jwt.Parser
+	services *verifiedCache
 	// keys are the JWKS keys in the form the EdDSA check takes (eddsa.go).
 	keys expandedKeys
 	// guards run on every verified request (AddGuards).
 	guards []Guard
+	// onRefused runs on every refused token (OnRefused).
+	onRefused func(c *fiber.Ctx) error
+	// hasKeys tells whether the JWKS has been fetched (nil: fixed keys).
+	hasKeys func(context.Context) bool
 }
 
 // NewVerifier builds a Verifier backed by auth's JWKS. It fetches the keys
@@ -89,8 +98,24 @@ func NewVerifier(ctx context.Context, cfg Config) (*Verifier, error) {
 	if !first.hasKeys(ctx) {
 		go awaitKeys(ctx, cfg, &cur)
 	}
-	return newVerifier(func(ctx context.Context) jwt.Keyfunc { return cur.Load().kf.KeyfuncCtx(ctx) },
-		cfg.Issuer, cfg.Audience), nil
+	v := newVerifier(func(ctx context.Context) jwt.Keyfunc { return cur.Load().kf.KeyfuncCtx(ctx) },
+		cfg.Issuer, cfg.Audience)
+	v.hasKeys = func(ctx context.Context) bool { return cur.Load().hasKeys(ctx) }
+	return v, nil
+}
+
+// ErrNoKeys is Ready's answer while the verifier has no key of auth's.
+var ErrNoKeys = errors.New("jwtauth: auth's signing keys not fetched yet")
+
+// Ready is a readiness check: nil once the verifier holds auth's keys. A
+// restarted replica that took traffic before would refuse every valid
+// token with a 401 (which a client reads as "logged out") until its first
+// JWKS fetch.
+func (v *Verifier) Ready(ctx context.Context) error {
+	if v.hasKeys != nil && !v.hasKeys(ctx) {
+		return ErrNoKeys
+	}
+	return nil
 }
 
 // remote is one JWKS client: its keys, its refresh goroutine's cancel.
@@ -189,23 +214,29 @@ func NewVerifierFromKeyfunc(kf jwt.Keyfunc, issuer, audience string) *Verifier {
 
 func newVerifier(keyfunc func(context.Context) jwt.Keyfunc, issuer, audience string) *Verifier {
 	return &Verifier{
-		keyfunc: keyfunc,
-		parser: jwt.NewParser(
-			// Pinning the algorithm shuts out "none" and HMAC-with-public-key
-			// tricks before any key is looked up.
-			jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
-			jwt.WithIssuer(issuer),
-			jwt.WithAudience(audience),
-			jwt.WithExpirationRequired(),
-			jwt.WithIssuedAt(),
-			jwt.WithLeeway(Leeway),
-			// One encoding per token: base64url with non-zero padding bits is
-			// another spelling of the same signature, and refused.
-			jwt.WithStrictDecoding(),
-		),
+		keyfunc:  keyfunc,
+		parser:   newParser(issuer, audience),
 		verified: newVerifiedCache(),
 		now:      time.Now,
+		internal: newParser(issuer, AudienceInternal),
+		services: newVerifiedCache(),
 	}
+}
+
+func newParser(issuer, audience string) *jwt.Parser {
+	return jwt.NewParser(
+		// Pinning the algorithm shuts out "none" and HMAC-with-public-key
+		// tricks before any key is looked up.
+		jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
+		jwt.WithIssuer(issuer),
+		jwt.WithAudience(audience),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(Leeway),
+		// One encoding per token: base64url with non-zero padding bits is
+		// another spelling of the same signature, and refused.
+		jwt.WithStrictDecoding(),
+	)
 }
 
 // Verify checks the token's signature and claims and returns the claims.
@@ -228,18 +259,21 @@ func (v *Verifier) verifyBytes(ctx context.Context, token []byte) (*Claims, erro
 	if claims, ok := v.verified.get(key, v.now()); ok {
 		return claims, nil
 	}
-	claims, err := v.verify(ctx, string(token))
+	claims, err := v.verifyWith(ctx, v.parser, string(token))
 	if err != nil {
 		return nil, err
+	}
+	if claims.Role == RoleServico {
+		return nil, ErrNotService // never a user's, whatever its audience
 	}
 	v.verified.put(key, claims, v.now())
 	return claims, nil
 }
 
-func (v *Verifier) verify(ctx context.Context, token string) (*Claims, error) {
+func (v *Verifier) verifyWith(ctx context.Context, parser *jwt.Parser, token string) (*Claims, error) {
 	lookup := v.keyfunc(ctx)
 	claims := &Claims{}
-	_, err := v.parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
+	_, err := parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
 		// Without a kid, keyfunc would try every key in the set; auth always
 		// sets one, so its absence means the token is not auth's.
 		if kid, _ := t.Header["kid"].(string); kid == "" {

@@ -548,3 +548,29 @@ func TestVerifyRejectsNonCanonicalBase64(t *testing.T) {
 		t.Fatal("a non-canonical signature was accepted")
 	}
 }
+
+// Ready fails until the verifier holds auth's keys: a replica started
+// while auth is down stays out of the load balancer instead of refusing
+// valid tokens, and turns Ready once the keys arrive.
+func TestReadyWaitsForTheKeys(t *testing.T) {
+	iss := jwttest.NewIssuer(t)
+	iss.SetDown(true)
+	v, err := jwtauth.NewVerifier(t.Context(), iss.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Ready(t.Context()); !errors.Is(err, jwtauth.ErrNoKeys) {
+		t.Fatalf("Ready without keys = %v, want ErrNoKeys", err)
+	}
+	iss.SetDown(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for v.Ready(t.Context()) != nil && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := v.Ready(t.Context()); err != nil {
+		t.Fatalf("Ready once auth answers = %v", err)
+	}
+	if _, err := v.Verify(t.Context(), iss.Empresa(t, 1)); err != nil {
+		t.Fatalf("a valid token once Ready: %v", err)
+	}
+}

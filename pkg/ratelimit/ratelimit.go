@@ -4,10 +4,16 @@
 // Redis, so every replica of every service spends the same ones, and are
 // kept by github.com/go-redis/redis_rate (GCRA: a steady rate with a
 // burst of the same size). An exhausted budget is a 429 with Retry-After.
+//
+// redis_rate names its keys "rate:" + key; the Limiter puts its prefix
+// (the deployment's, the service's, a test's) in front of that, so every
+// budget lives under the prefix its owner cleans up and isolates by.
 package ratelimit
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"math"
@@ -52,8 +58,14 @@ func (r Rate) Limit() (redis_rate.Limit, error) {
 	return redis_rate.Limit{Rate: count, Burst: count, Period: period}, nil
 }
 
-// Validate lets config.Validate refuse a bad rate at start-up.
+// Validate lets config.Validate refuse a bad rate at start-up. An empty
+// rate passes: the default fills it, and where none does (a budget left
+// out by a test's configuration) the budget is off or refused where it
+// is made.
 func (r Rate) Validate() error {
+	if r == "" {
+		return nil
+	}
 	_, err := r.Limit()
 	return err
 }
@@ -69,28 +81,66 @@ type Config struct {
 	// A kiosk where 200 employees punch at a shift change uses 200
 	// tokens; one token doing a company's whole day of work still fits.
 	PerToken Rate `conf:"default:600/min,help:requests per access token on the routes that need one (N/s, N/min or N/h)"`
+	// FailedAuth is each client address's budget of requests refused for
+	// their token (missing, forged, expired) on the routes that need one:
+	// past it a 429 instead of a 401, so that guessing costs time.
+	FailedAuth Rate `conf:"default:60/min,help:requests refused for their token per client IP before a 429 (N/s, N/min or N/h)"`
 }
 
-// Limiter checks budgets in Redis under prefix.
+// Limiter checks budgets in Redis under its prefix.
 type Limiter struct {
-	rl     *redis_rate.Limiter
-	prefix string
-	log    *slog.Logger
+	rl  *redis_rate.Limiter
+	log *slog.Logger
 	// owed are the tokens whose first request on this replica went
 	// through without asking Redis, owing it (PerToken).
 	owed *owed
 }
 
-// New keeps the budgets in rdb, under keys "rate:" + prefix + ...
-// (redis_rate adds "rate:" itself).
+// New keeps the budgets in rdb, under keys prefix + "rate:" + ...
 func New(rdb *redis.Client, prefix string, log *slog.Logger) *Limiter {
-	return &Limiter{rl: redis_rate.NewLimiter(pipelined(rdb, log)), prefix: prefix, log: log, owed: newOwed()}
+	store := prefixed{budgetStore: pipelined(rdb, log), prefix: prefix}
+	return &Limiter{rl: redis_rate.NewLimiter(store), log: log, owed: newOwed()}
 }
 
 // budgetStore is what redis_rate asks of its client.
 type budgetStore interface {
 	redis.Scripter
 	Del(ctx context.Context, keys ...string) *redis.IntCmd
+}
+
+// prefixed is a budgetStore that puts prefix in front of every key
+// redis_rate names (which it starts with its own "rate:").
+type prefixed struct {
+	budgetStore
+	prefix string
+}
+
+func (p prefixed) keys(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = p.prefix + k
+	}
+	return out
+}
+
+func (p prefixed) Eval(ctx context.Context, script string, keys []string, args ...any) *redis.Cmd {
+	return p.budgetStore.Eval(ctx, script, p.keys(keys), args...)
+}
+
+func (p prefixed) EvalSha(ctx context.Context, sha1 string, keys []string, args ...any) *redis.Cmd {
+	return p.budgetStore.EvalSha(ctx, sha1, p.keys(keys), args...)
+}
+
+func (p prefixed) EvalRO(ctx context.Context, script string, keys []string, args ...any) *redis.Cmd {
+	return p.budgetStore.EvalRO(ctx, script, p.keys(keys), args...)
+}
+
+func (p prefixed) EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...any) *redis.Cmd {
+	return p.budgetStore.EvalShaRO(ctx, sha1, p.keys(keys), args...)
+}
+
+func (p prefixed) Del(ctx context.Context, keys ...string) *redis.IntCmd {
+	return p.budgetStore.Del(ctx, p.keys(keys)...)
 }
 
 // pipelined is rdb's automatic pipeline (go-redis' AutoPipeline, one per
@@ -128,18 +178,73 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit redis_rate.Limit,
 }
 
 func (l *Limiter) allowN(ctx context.Context, key string, limit redis_rate.Limit, n int, onFailure Failure) error {
-	res, err := l.rl.AllowN(ctx, l.prefix+key, limit, n)
+	wait, err := l.spend(ctx, key, limit, n, onFailure)
+	if err != nil || wait == 0 {
+		return err
+	}
+	return tooMany(wait)
+}
+
+// spend spends n of key's budget: how long to wait when it is exhausted
+// (0: allowed), or the failure's answer when Redis cannot be asked.
+func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit, n int, onFailure Failure) (time.Duration, error) {
+	res, err := l.rl.AllowN(ctx, key, limit, n)
 	if err != nil {
 		if onFailure == FailClosed {
-			return apierr.Unavailable("redis", fmt.Errorf("ratelimit %s: %w", key, err))
+			return 0, apierr.Unavailable("redis", fmt.Errorf("ratelimit %s: %w", key, err))
 		}
 		l.log.WarnContext(ctx, "ratelimit: redis unavailable, request let through", "err", err.Error())
-		return nil
+		return 0, nil
 	}
 	if res.Allowed > 0 {
-		return nil
+		return 0, nil
 	}
-	return apierr.TooManyRequests(int(math.Ceil(max(res.RetryAfter, time.Second).Seconds())))
+	return max(res.RetryAfter, time.Second), nil
+}
+
+func tooMany(wait time.Duration) error {
+	return apierr.TooManyRequests(int(math.Ceil(wait.Seconds())))
+}
+
+// Check is one budget applied to one key, e.g. a login route's per-e-mail
+// budget and the e-mail's key.
+type Check struct {
+	Name  string // the budget's name, part of the key: "login:email"
+	Limit redis_rate.Limit
+	Key   string // whose budget: IPKey(...), EmailKey(...)
+}
+
+// Limit is a budget (redis_rate's), so that its users need not import it.
+type Limit = redis_rate.Limit
+
+// PerMinute and PerHour are budgets of n requests at once, then one every
+// minute/n or hour/n.
+func PerMinute(n int) redis_rate.Limit { return redis_rate.PerMinute(n) }
+func PerHour(n int) redis_rate.Limit   { return redis_rate.PerHour(n) }
+
+// AllowAll spends one request of every check's budget (an exhausted one
+// is not spent further): nil, a 429 whose Retry-After is the longest
+// wait, or, when Redis fails, nil or a 503 as onFailure says.
+func (l *Limiter) AllowAll(ctx context.Context, onFailure Failure, checks ...Check) error {
+	var wait time.Duration
+	for _, c := range checks {
+		w, err := l.spend(ctx, c.Name+":"+c.Key, c.Limit, 1, onFailure)
+		if err != nil {
+			return err
+		}
+		wait = max(wait, w)
+	}
+	if wait > 0 {
+		return tooMany(wait)
+	}
+	return nil
+}
+
+// EmailKey is the budget key of an (already normalised) e-mail; it is
+// hashed so that Redis holds no address.
+func EmailKey(email string) string {
+	sum := sha256.Sum256([]byte(email))
+	return "email:" + hex.EncodeToString(sum[:16])
 }
 
 // PerIP limits each client address (httpserver.ClientIP) on the routes it
@@ -238,12 +343,23 @@ func IPKey(ip string) string {
 	return "ip:" + addr.String()
 }
 
-// GuardTokens makes the verifier limit each access token to cfg.PerToken.
+// GuardTokens makes the verifier limit each access token to cfg.PerToken,
+// and each address's refused tokens to cfg.FailedAuth (when set).
 func (l *Limiter) GuardTokens(v *jwtauth.Verifier, cfg Config) error {
 	guard, err := l.PerToken(cfg.PerToken)
 	if err != nil {
 		return err
 	}
 	v.AddGuards(guard)
+	if cfg.FailedAuth == "" {
+		return nil
+	}
+	failed, err := cfg.FailedAuth.Limit()
+	if err != nil {
+		return fmt.Errorf("failed auth: %w", err)
+	}
+	v.OnRefused(func(c *fiber.Ctx) error {
+		return l.Allow(c.UserContext(), "authfail:"+IPKey(httpserver.ClientIP(c)), failed, FailOpen)
+	})
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
@@ -31,7 +32,13 @@ func TestRateParsing(t *testing.T) {
 			t.Errorf("%q: %+v %v", in, l, err)
 		}
 	}
-	for _, bad := range []ratelimit.Rate{"", "20", "0/min", "-1/s", "x/min", "20/day"} {
+	if err := ratelimit.Rate("").Validate(); err != nil {
+		t.Errorf("an empty rate (off) refused: %v", err)
+	}
+	if _, err := ratelimit.Rate("").Limit(); err == nil {
+		t.Error("an empty rate made a limit")
+	}
+	for _, bad := range []ratelimit.Rate{"20", "0/min", "-1/s", "x/min", "20/day"} {
 		if bad.Validate() == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -118,7 +125,7 @@ func TestPerTokenChargesTheFirstRequestWithTheNext(t *testing.T) {
 	iss := jwttest.NewIssuer(t)
 	one, two := startReplica(t, rdb, ratelimit.FailClosed, iss), startReplica(t, rdb, ratelimit.FailClosed, iss)
 	budgets := func() int {
-		keys, err := rdb.Keys(t.Context(), "rate:"+redistest.Prefix(t)+"tok:*").Result()
+		keys, err := rdb.Keys(t.Context(), redistest.Prefix(t)+"rate:tok:*").Result()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,5 +249,113 @@ func (h countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		for prev := h.deepest.Load(); n > prev && !h.deepest.CompareAndSwap(prev, n); prev = h.deepest.Load() {
 		}
 		return next(ctx, cmds)
+	}
+}
+
+// A stalled Redis (connections open, nothing answers) costs a request
+// about REDIS_COMMAND_TIMEOUT (250 ms) before the fallback: a fail-closed
+// route answers 503, the per-token limit lets the request through.
+func TestRedisStalled(t *testing.T) {
+	stall := redistest.NewStall(t)
+	rdb, err := redisclient.Open(redisclient.Config{Addr: stall.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rdb.Close() })
+	h := start(t, rdb, ratelimit.FailClosed)
+	tok := h.iss.Empresa(t, 1)
+	if r := get(t, h.public+"/private", tok); r.Status != 200 { // owed: asks Redis nothing
+		t.Fatalf("first request: %d %s", r.Status, r.Body)
+	}
+	stall.Pause()
+	for _, tc := range []struct {
+		path, token string
+		status      int
+	}{{"/open", "", 503}, {"/private", tok, 200}} {
+		start := time.Now()
+		r := get(t, h.public+tc.path, tc.token)
+		took := time.Since(start)
+		if r.Status != tc.status {
+			t.Errorf("%s with Redis stalled: %d %s, want %d", tc.path, r.Status, r.Body, tc.status)
+		}
+		if took < 200*time.Millisecond || took > 800*time.Millisecond {
+			t.Errorf("%s with Redis stalled took %s, want about 250ms", tc.path, took)
+		}
+	}
+}
+
+// AllowAll spends every check's budget and answers the longest wait; the
+// budgets live under the limiter's prefix only.
+func TestAllowAll(t *testing.T) {
+	rdb := redistest.New(t)
+	log := slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil))
+	l := ratelimit.New(rdb, redistest.Prefix(t), log)
+	ip := ratelimit.Check{Name: "login:ip", Limit: ratelimit.PerMinute(3), Key: ratelimit.IPKey("203.0.113.7")}
+	email := func(e string) ratelimit.Check {
+		return ratelimit.Check{Name: "login:email", Limit: ratelimit.PerHour(2), Key: ratelimit.EmailKey(e)}
+	}
+	ctx := t.Context()
+	var got []int
+	for _, e := range []string{"a@x.com", "a@x.com", "a@x.com", "b@x.com"} {
+		err := l.AllowAll(ctx, ratelimit.FailClosed, ip, email(e))
+		status := 200
+		if ae, ok := apierr.As(err); ok {
+			status = ae.Status
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, status)
+	}
+	// a@ twice (ip 2 of 3), a@'s third is over its 2/h (ip 3 of 3), b@ finds the ip's budget spent.
+	if want := []int{200, 200, 429, 429}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	all, err := rdb.Keys(ctx, "*"+ratelimit.EmailKey("a@x.com")).Result()
+	if err != nil || len(all) != 1 || !strings.HasPrefix(all[0], redistest.Prefix(t)+"rate:login:email:") {
+		t.Errorf("budget keys %v (%v), want one under the prefix", all, err)
+	}
+}
+
+func TestKeys(t *testing.T) {
+	for ip, want := range map[string]string{
+		"203.0.113.7":              "ip:203.0.113.7",
+		"::ffff:203.0.113.7":       "ip:203.0.113.7", // IPv4-mapped counts as the IPv4 address
+		"2001:db8:1:2:aaaa::1":     "ip:2001:db8:1:2::/64",
+		"2001:db8:1:2:bbbb:cc::99": "ip:2001:db8:1:2::/64", // same /64, same budget
+		"2001:db8:1:3::1":          "ip:2001:db8:1:3::/64",
+	} {
+		if got := ratelimit.IPKey(ip); got != want {
+			t.Errorf("IPKey(%s) = %s, want %s", ip, got, want)
+		}
+	}
+	if ratelimit.EmailKey("a@b.com") == ratelimit.EmailKey("c@b.com") || len(ratelimit.EmailKey("a@b.com")) != len("email:")+32 {
+		t.Error("EmailKey")
+	}
+}
+
+// Refused tokens spend the address's budget of failures: past it a 429
+// instead of a 401; a valid token is not counted.
+func TestFailedAuthPerAddress(t *testing.T) {
+	rdb := redistest.New(t)
+	log := slog.New(slog.NewJSONHandler(&logtest.Buffer{}, nil))
+	limits := ratelimit.New(rdb, redistest.Prefix(t), log)
+	iss := jwttest.NewIssuer(t)
+	v := iss.NewVerifier(t)
+	if err := limits.GuardTokens(v, ratelimit.Config{PerToken: "100/min", FailedAuth: "3/min"}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httpserver.New("test", httpserver.Config{
+		PublicAddr: "127.0.0.1:0", InternalAddr: "127.0.0.1:1",
+		ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second,
+		RequestTimeout: 5 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second, BodyLimit: 1024,
+	}, log)
+	srv.Public.Get("/private", v.Middleware(), func(c *fiber.Ctx) error { return c.SendString("ok") })
+	public := servertest.Start(t, srv).Public
+	var got []int
+	for _, tok := range []string{"", "forjado", iss.Empresa(t, 1), "forjado", "forjado", ""} {
+		got = append(got, get(t, public+"/private", tok).Status)
+	}
+	if want := []int{401, 401, 200, 401, 429, 429}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
 	}
 }

@@ -29,6 +29,12 @@ type Config struct {
 	DialTimeout  time.Duration `conf:"default:2s"`
 	ReadTimeout  time.Duration `conf:"default:1s"`
 	WriteTimeout time.Duration `conf:"default:1s"`
+	// CommandTimeout bounds each command (and pipeline) as a whole:
+	// waiting for a connection, the retries and the reply. A stalled
+	// Redis then costs a request this much before its fallback (the
+	// limiter lets it through), not the ~7 s the socket timeouts and
+	// go-redis' retries added up to.
+	CommandTimeout time.Duration `conf:"default:250ms,help:deadline of each Redis command on a request's path, retries included"`
 	// KeyPrefix starts every key and channel the services share on this
 	// Redis (revocations, rate limits), so that two deployments on one
 	// Redis (staging beside production, parallel test stacks) never see
@@ -42,6 +48,7 @@ const (
 	defaultDialTimeout  = 2 * time.Second
 	defaultReadTimeout  = time.Second
 	defaultWriteTimeout = time.Second
+	defaultCommand      = 250 * time.Millisecond
 )
 
 // Open builds a client with OpenTelemetry tracing. It does not dial:
@@ -66,7 +73,11 @@ func Open(cfg Config) (*redis.Client, error) {
 		DialTimeout:  orDefault(cfg.DialTimeout, defaultDialTimeout),
 		ReadTimeout:  orDefault(cfg.ReadTimeout, defaultReadTimeout),
 		WriteTimeout: orDefault(cfg.WriteTimeout, defaultWriteTimeout),
+		// The command's context deadline reaches the socket: without it
+		// go-redis waits ReadTimeout per attempt whatever the caller's ctx.
+		ContextTimeoutEnabled: true,
 	})
+	c.AddHook(deadline(orDefault(cfg.CommandTimeout, defaultCommand)))
 	if !telemetry.Enabled() {
 		return c, nil
 	}
@@ -75,6 +86,38 @@ func Open(cfg Config) (*redis.Client, error) {
 		return nil, fmt.Errorf("redisclient: tracing: %w", err)
 	}
 	return c, nil
+}
+
+// deadline is a hook giving every command and pipeline at most d, unless
+// the caller's context ends sooner. Blocking commands (BLPOP, XREAD with
+// BLOCK...) wait as long as they ask, so they are left alone.
+type deadline time.Duration
+
+func (d deadline) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (d deadline) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if blocking[cmd.Name()] {
+			return next(ctx, cmd)
+		}
+		ctx, cancel := context.WithTimeout(ctx, time.Duration(d))
+		defer cancel()
+		return next(ctx, cmd)
+	}
+}
+
+func (d deadline) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		ctx, cancel := context.WithTimeout(ctx, time.Duration(d))
+		defer cancel()
+		return next(ctx, cmds)
+	}
+}
+
+// blocking are the commands that wait on the server by design.
+var blocking = map[string]bool{
+	"blpop": true, "brpop": true, "brpoplpush": true, "blmove": true, "blmpop": true,
+	"bzpopmin": true, "bzpopmax": true, "bzmpop": true, "xread": true, "xreadgroup": true, "wait": true,
 }
 
 // Ping returns a readiness check that fails while Redis does not answer.

@@ -209,3 +209,45 @@ func TestCollectorExportsPoolStats(t *testing.T) {
 		t.Errorf("pool series = %v", got)
 	}
 }
+
+// A stalled Redis costs a command CommandTimeout (250 ms by default), not
+// the read timeout times go-redis' retries; once Redis answers again the
+// same client works.
+func TestCommandTimeoutBoundsAStall(t *testing.T) {
+	stall := redistest.NewStall(t)
+	c, err := redisclient.Open(redisclient.Config{Addr: stall.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	key := redistest.Prefix(t) + "k"
+	if err := c.Set(ctx, key, "1", time.Minute).Err(); err != nil {
+		t.Fatalf("SET before the stall: %v", err)
+	}
+	stall.Pause()
+	for _, tc := range []struct {
+		name string
+		do   func() error
+	}{
+		{"command", func() error { return c.Get(ctx, key).Err() }},
+		{"pipeline", func() error {
+			_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error { p.Get(ctx, key); return nil })
+			return err
+		}},
+	} {
+		start := time.Now()
+		err := tc.do()
+		took := time.Since(start)
+		if err == nil {
+			t.Errorf("%s answered through a stalled Redis", tc.name)
+		}
+		if took < 200*time.Millisecond || took > 700*time.Millisecond {
+			t.Errorf("%s gave up after %s, want about 250ms", tc.name, took)
+		}
+	}
+	stall.Resume()
+	if got, err := c.Get(ctx, key).Result(); err != nil || got != "1" {
+		t.Fatalf("GET after the stall = %q, %v", got, err)
+	}
+}

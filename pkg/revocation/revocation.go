@@ -44,37 +44,74 @@ const (
 	DefaultReload = 5 * time.Second
 )
 
-// Kinds of subject.
+// Kinds of subject: an account (Funcionario, Empresa) or one login
+// session (Sessao, ended by its logout: the access tokens' sid claim).
 const (
 	Funcionario = "funcionario"
 	Empresa     = "empresa"
+	Sessao      = "sessao"
 )
 
-// subject is a revoked account: its kind and id.
+// subject is a revoked account, its kind and id, or a session, its sid.
 type subject struct {
 	kind string
 	id   int64
+	sid  string
 }
 
-func (s subject) String() string { return s.kind + ":" + strconv.FormatInt(s.id, 10) }
+func (s subject) String() string {
+	if s.kind == Sessao {
+		return s.kind + ":" + s.sid
+	}
+	return s.kind + ":" + strconv.FormatInt(s.id, 10)
+}
 
 func parseSubject(s string) (subject, bool) {
 	kind, id, ok := strings.Cut(s, ":")
+	if ok && kind == Sessao {
+		return subject{kind: kind, sid: id}, validSID(id)
+	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if !ok || err != nil || (kind != Funcionario && kind != Empresa) {
 		return subject{}, false
 	}
-	return subject{kind, n}, true
+	return subject{kind: kind, id: n}, true
+}
+
+// validSID bounds what a session id may be: 16 to 64 hex digits.
+func validSID(sid string) bool {
+	if len(sid) < 16 || len(sid) > 64 {
+		return false
+	}
+	for _, r := range sid {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Revoke voids every access token of the subject (kind Funcionario or
 // Empresa) issued up to at, in every service. Revoking an Empresa voids
 // its employees' tokens too.
 func Revoke(ctx context.Context, rdb redis.Cmdable, prefix, kind string, id int64, at time.Time) error {
-	s := subject{kind, id}
-	if _, ok := parseSubject(s.String()); !ok || id <= 0 {
+	s := subject{kind: kind, id: id}
+	if _, ok := parseSubject(s.String()); !ok || id <= 0 || kind == Sessao {
 		return fmt.Errorf("revocation: bad subject %s", s)
 	}
+	return revoke(ctx, rdb, prefix, s, at)
+}
+
+// RevokeSession voids every access token of the login session sid (the
+// tokens' sid claim), in every service: a logout.
+func RevokeSession(ctx context.Context, rdb redis.Cmdable, prefix, sid string, at time.Time) error {
+	if !validSID(sid) {
+		return fmt.Errorf("revocation: bad session id")
+	}
+	return revoke(ctx, rdb, prefix, subject{kind: Sessao, sid: sid}, at)
+}
+
+func revoke(ctx context.Context, rdb redis.Cmdable, prefix string, s subject, at time.Time) error {
 	_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		// GT: a later revocation is never replaced by an earlier one.
 		p.ZAddGT(ctx, key(prefix), redis.Z{Score: float64(at.Unix()), Member: s.String()})
@@ -189,16 +226,27 @@ func (w *Watcher) Revoked(claims *jwtauth.Claims) bool {
 		return false
 	}
 	if claims.EmpresaID > 0 {
-		if at, ok := w.revoked[subject{Empresa, claims.EmpresaID}]; ok && iat <= at {
+		if at, ok := w.revoked[subject{kind: Empresa, id: claims.EmpresaID}]; ok && iat <= at {
 			return true
 		}
 	}
 	if claims.FuncionarioID > 0 {
-		if at, ok := w.revoked[subject{Funcionario, claims.FuncionarioID}]; ok && iat <= at {
+		if at, ok := w.revoked[subject{kind: Funcionario, id: claims.FuncionarioID}]; ok && iat <= at {
 			return true
 		}
 	}
 	return false
+}
+
+// sessionEnded reports whether the token's session was logged out.
+func (w *Watcher) sessionEnded(claims *jwtauth.Claims) bool {
+	if claims.SessionID == "" {
+		return false
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	_, ok := w.revoked[subject{kind: Sessao, sid: claims.SessionID}]
+	return ok
 }
 
 // NotBefore is the last second up to which the tokens of the employee or
@@ -206,17 +254,25 @@ func (w *Watcher) Revoked(claims *jwtauth.Claims) bool {
 func (w *Watcher) NotBefore(empresaID, funcionarioID int64) int64 {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return max(w.revoked[subject{Empresa, empresaID}], w.revoked[subject{Funcionario, funcionarioID}])
+	return max(w.revoked[subject{kind: Empresa, id: empresaID}], w.revoked[subject{kind: Funcionario, id: funcionarioID}])
 }
 
 // errRevoked answers a token whose access ended. 403, not 401: the token
 // is genuine, its holder may no longer act (a new login is refused too).
 var errRevoked = domainerr.Forbidden("acesso_revogado", "acesso revogado: funcionário desativado ou empresa bloqueada")
 
-// Guard is the jwtauth.Guard that refuses revoked tokens.
+// errSessionEnded answers a token of a session its holder logged out of:
+// 401, the client logs in again.
+var errSessionEnded = domainerr.Unauthenticated("sessao_encerrada", "sessão encerrada; entre novamente")
+
+// Guard is the jwtauth.Guard that refuses revoked tokens and those of a
+// session logged out of.
 func (w *Watcher) Guard(_ *fiber.Ctx, claims *jwtauth.Claims) error {
 	if w.Revoked(claims) {
 		return errRevoked
+	}
+	if w.sessionEnded(claims) {
+		return errSessionEnded
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ponto/ponto/pkg/logging"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/telemetry"
 )
 
@@ -38,6 +39,20 @@ type Backend struct {
 	DB   database.Config
 	// JWT locates auth's JWKS (JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE...).
 	JWT jwtauth.Config
+	// Identity proves the service to its peers (SERVICE_SECRET); checked
+	// when its token source is made, so that migrate runs without it.
+	Identity svcclient.Identity
+}
+
+// Tokens is the token source of the service name (svcclient.NewTokenSource
+// with auth's internal API at authURL), as a client option for its
+// peers' internal APIs.
+func (b *Backend) Tokens(name string, authURL svcclient.URL) (svcclient.Option, error) {
+	ts, err := svcclient.NewTokenSource(name, b.Identity, authURL)
+	if err != nil {
+		return nil, err
+	}
+	return svcclient.WithTokens(ts), nil
 }
 
 // Start is the start-up of a service without a database: cfg, its
@@ -97,10 +112,10 @@ type Deps struct {
 }
 
 // Server builds the service's listeners (httpserver.New): /readyz pings
-// the database, waits for its schema (SchemaChecks), then checks, and the
-// metrics include the Redis client's.
+// the database, waits for its schema (SchemaChecks) and for auth's keys
+// (KeysCheck), then checks; the metrics include the Redis client's.
 func (d Deps) Server(name string, cfg httpserver.Config, log *slog.Logger, checks ...httpserver.Check) *httpserver.Server {
-	checks = append(SchemaChecks(d.DB, d.Schema), checks...)
+	checks = append(append(SchemaChecks(d.DB, d.Schema), d.KeysCheck()), checks...)
 	srv := httpserver.New(name, cfg, log, checks...)
 	srv.Metrics.MustRegister(redisclient.Collector(d.Redis))
 	return srv

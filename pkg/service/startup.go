@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/database"
+	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
@@ -117,4 +118,11 @@ func OpenGuards(ctx context.Context, name string, log *slog.Logger, jwt jwtauth.
 		return Guards{}, nil, err
 	}
 	return g, func() { _ = g.Redis.Close() }, nil
+}
+
+// KeysCheck is the readiness check "jwks": a replica is not Ready until
+// its verifier holds auth's keys, so that a restart under load refuses no
+// valid token.
+func (g Guards) KeysCheck() httpserver.Check {
+	return httpserver.Check{Name: "jwks", Ping: g.Verifier.Ready}
 }

@@ -54,6 +54,7 @@ type Client struct {
 	maxBody int64
 	reads   *retryablehttp.Client
 	writes  *retryablehttp.Client
+	tokens  TokenSource
 }
 
 // Option configures a Client.
@@ -64,6 +65,7 @@ type options struct {
 	retries int
 	maxBody int64
 	hc      *http.Client
+	tokens  TokenSource
 }
 
 // WithTimeout sets the timeout of each attempt, including reading the
@@ -96,6 +98,7 @@ func New(baseURL string, opts ...Option) *Client {
 		maxBody: o.maxBody,
 		reads:   retryClient(hc, o.retries),
 		writes:  retryClient(hc, 0),
+		tokens:  o.tokens,
 	}
 }
 
@@ -193,6 +196,15 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 	if err != nil {
 		// A body that does not marshal or a malformed URL is our bug.
 		return apierr.Internal(fmt.Errorf("svcclient: %s %s%s: %w", method, c.peer, logged, err))
+	}
+	if c.tokens != nil {
+		token, err := c.tokens.Token(ctx)
+		if err != nil {
+			// Without a token the peer would refuse the call: auth is the
+			// dependency that failed.
+			return apierr.Unavailable("auth", fmt.Errorf("service token for %s %s: %w", method, logged, err))
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	rc := c.writes
 	if method == http.MethodGet || method == http.MethodHead {

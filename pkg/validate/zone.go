@@ -31,8 +31,21 @@ func TimeZone(name string) bool {
 	if name[0] == '/' || strings.Contains(name, "//") || name[len(name)-1] == '/' {
 		return false
 	}
+	// The Region of Region/City: the host's tzdata also answers for
+	// right/..., posix/... and legacy links (Brazil/East, US/...), which
+	// depend on the host and PostgreSQL may read differently.
+	region, _, _ := strings.Cut(name, "/")
+	if !regions[region] {
+		return false
+	}
 	_, err := time.LoadLocation(name)
 	return err == nil
+}
+
+// regions are the IANA Region/City regions.
+var regions = map[string]bool{
+	"Africa": true, "America": true, "Antarctica": true, "Arctic": true, "Asia": true, "Atlantic": true,
+	"Australia": true, "Europe": true, "Indian": true, "Pacific": true, "Etc": true,
 }
 
 // TimeZoneMessage is the pt-BR field message for a refused zone.

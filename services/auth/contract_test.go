@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/ponto/ponto/pkg/svcclient"
 	authapi "github.com/ponto/ponto/services/auth/internalapi"
 )
 
@@ -21,7 +22,12 @@ func TestInternalAPIContract(t *testing.T) {
 	employee := h.loginCode(funcEmail, code).expect(t, http.StatusOK).str("refreshToken")
 	code, _ = h.codeByMail(outraFunc)
 	other := h.loginCode(outraFunc, code).expect(t, http.StatusOK).str("refreshToken")
-	api := authapi.New(h.internal)
+	// The employee service's token source, trading its secret with auth.
+	ts, err := svcclient.NewTokenSource("employee", svcclient.Identity{Secret: serviceSecret("employee")}, svcclient.URL(h.internal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := authapi.New(h.internal, svcclient.WithTokens(ts))
 
 	if err := api.RevokeFuncionario(t.Context(), funcID); err != nil {
 		t.Fatal(err)

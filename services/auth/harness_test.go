@@ -147,6 +147,8 @@ func testConfig(t *testing.T, keysDir, billingURL, employeeURL, smtpAddr string)
 		CodeSecret:         "test-code-secret-of-at-least-32-bytes!!",
 		CodeTTL:            10 * time.Minute,
 		CodeMaxTries:       5,
+		ServiceSecrets: "employee=" + serviceSecret("employee") + ",company-billing=" + serviceSecret("company-billing") +
+			",timekeeping=" + serviceSecret("timekeeping"),
 		// Generous: rate-limit tests lower them.
 		RatePerIP:        1000,
 		RatePerEmail:     1000,
@@ -205,10 +207,33 @@ func (h *harness) post(path string, body any) answer {
 	return h.do(http.MethodPost, h.public+path, body)
 }
 
+// postInternal calls the internal API as the employee service does, with
+// its service token.
 func (h *harness) postInternal(path string, body any) answer {
 	h.t.Helper()
-	return h.do(http.MethodPost, h.internal+path, body)
+	return h.postInternalAs(h.serviceToken("employee"), path, body)
 }
+
+// postInternalAs calls the internal API with token ("" sends none).
+func (h *harness) postInternalAs(token, path string, body any) answer {
+	h.t.Helper()
+	header := map[string]string{}
+	if token != "" {
+		header["Authorization"] = "Bearer " + token
+	}
+	return h.decode(http.MethodPost, h.internal+path, servertest.Call(h.t, http.MethodPost, h.internal+path, body, header))
+}
+
+// serviceToken trades service's test secret for its token.
+func (h *harness) serviceToken(service string) string {
+	h.t.Helper()
+	a := h.postInternalAs("", "/internal/servicos/token", map[string]string{"servico": service, "segredo": serviceSecret(service)})
+	a.expect(h.t, http.StatusOK)
+	return a.str("token")
+}
+
+// serviceSecret is the test secret of a service.
+func serviceSecret(service string) string { return service + "-test-secret-of-at-least-32-bytes" }
 
 // expect fails unless the answer has the status.
 func (a answer) expect(t *testing.T, status int) answer {
@@ -345,6 +370,8 @@ func (h *harness) waitLog(msg string) map[string]any {
 type call struct {
 	Method, Path string
 	Body         map[string]any
+	// Authorization is the header the call carried (auth's service token).
+	Authorization string `json:"-"`
 }
 
 type recorder struct {
@@ -354,7 +381,7 @@ type recorder struct {
 }
 
 func (r *recorder) record(req *http.Request) call {
-	c := call{Method: req.Method, Path: req.URL.RequestURI()}
+	c := call{Method: req.Method, Path: req.URL.RequestURI(), Authorization: req.Header.Get("Authorization")}
 	if req.Body != nil {
 		_ = json.NewDecoder(req.Body).Decode(&c.Body)
 	}

@@ -20,8 +20,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/mail"
-	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/pkg/revocation"
 	"github.com/ponto/ponto/pkg/service"
@@ -32,7 +33,6 @@ import (
 	"github.com/ponto/ponto/services/auth/internal/codes"
 	"github.com/ponto/ponto/services/auth/internal/keys"
 	"github.com/ponto/ponto/services/auth/internal/login"
-	"github.com/ponto/ponto/services/auth/internal/ratelimit"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )
 
@@ -48,7 +48,7 @@ type Config struct {
 	service.Base
 	// Rate: RATE_PER_IP on every public route (the login routes keep their
 	// own, stricter, AUTH_RATE_* budgets on top).
-	Rate pkgratelimit.Config
+	Rate ratelimit.Config
 	Args conf.Args
 	JWT  struct {
 		Issuer   string `conf:"default:ponto-auth"`
@@ -76,6 +76,8 @@ type AuthConfig struct {
 	RatePerIP          int           `conf:"default:60,help:requests per minute and client IP on each login route"`
 	RatePerEmail       int           `conf:"default:5,help:requests per minute and e-mail on each login route"`
 	RateCodesPerHour   int           `conf:"default:6,help:login-code e-mails per hour and e-mail"`
+	ServiceSecrets     string        `conf:"mask,help:the services that may ask for service tokens, as name=secret pairs joined by commas (secrets of 32+ bytes)"`
+	ServiceSecretsDir  string        `conf:"help:directory of the services' secrets, one file per service named after it (the chart's mounted Secret); added to AUTH_SERVICE_SECRETS"`
 	SMTP               mail.SMTPConfig
 }
 
@@ -117,6 +119,9 @@ func (c *AuthConfig) Validate() error {
 	}
 	if c.RedisPrefix == "" {
 		errs = append(errs, errors.New("RedisPrefix must not be empty"))
+	}
+	if _, err := tokens.ParseServiceSecrets(c.ServiceSecrets); err != nil {
+		errs = append(errs, err)
 	}
 	errs = append(errs, c.SMTP.Validate())
 	return errors.Join(errs...)
@@ -196,8 +201,13 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 // routes.
 type dependencies struct {
 	keyring *keys.Keyring
-	login   *login.Handlers
-	tokens  *tokens.Handlers
+	limits  *ratelimit.Limiter
+	// services issues service tokens; verifier checks those on auth's
+	// own internal routes.
+	services *tokens.Services
+	verifier *jwtauth.Verifier
+	login    *login.Handlers
+	tokens   *tokens.Handlers
 }
 
 // newDependencies loads the signing keys (failing when there is none) and
@@ -223,17 +233,34 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 		secret = devCodeSecret
 	}
 
-	companies := companybilling.New(string(cfg.Peers.CompanyBillingURL))
-	employees := employee.New(string(cfg.Peers.EmployeeURL))
+	serviceSecrets, err := tokens.ParseServiceSecrets(cfg.Auth.ServiceSecrets)
+	if err != nil {
+		return nil, err
+	}
+	if err := tokens.ReadServiceSecrets(cfg.Auth.ServiceSecretsDir, serviceSecrets); err != nil {
+		return nil, err
+	}
+	if len(serviceSecrets) == 0 {
+		log.Warn("AUTH_SERVICE_SECRETS and AUTH_SERVICE_SECRETS_DIR unset: no service can get a token, so no service can call another's internal API")
+	}
+	// signer is the access tokens' signer, declared before the peers'
+	// clients, which carry auth's own service tokens.
+	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL, Clock: clk}
+	own := svcclient.WithTokens(&tokens.Own{Signer: signer, Name: name})
+	companies := companybilling.New(string(cfg.Peers.CompanyBillingURL), own)
+	employees := employee.New(string(cfg.Peers.EmployeeURL), own)
 	gate := &accounts.Gate{Admins: admins, Companies: companies, Employees: employees}
 	revocations := revocation.Watch(ctx, rdb, cfg.Redis.KeyPrefix, log, revocation.DefaultReload)
-	signer := &tokens.Signer{Keys: keyring, Issuer: cfg.JWT.Issuer, Audience: cfg.JWT.Audience, TTL: cfg.Auth.AccessTokenTTL,
-		Clock: clk, Revocations: revocations}
+	limits := ratelimit.New(rdb, cfg.Auth.RedisPrefix, log)
+	signer.Revocations = revocations
 	refresh := &tokens.RefreshStore{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, TTL: cfg.Auth.RefreshTokenTTL,
 		MaxPerSubject: cfg.Auth.MaxSessions, Clock: clk}
 
 	return &dependencies{
-		keyring: keyring,
+		keyring:  keyring,
+		limits:   limits,
+		services: &tokens.Services{Signer: signer, Secrets: serviceSecrets},
+		verifier: jwtauth.NewVerifierFromKeyfunc(keyring.Keyfunc, cfg.JWT.Issuer, cfg.JWT.Audience),
 		tokens: &tokens.Handlers{Signer: signer, Refresh: refresh, Gate: gate, Log: log,
 			RevocationPrefix: cfg.Redis.KeyPrefix, Clock: clk},
 		login: login.New(login.Handlers{
@@ -242,7 +269,7 @@ func newDependencies(ctx context.Context, cfg Config, log *slog.Logger, rdb *red
 			Codes: &codes.Store{RDB: rdb, Prefix: cfg.Auth.RedisPrefix, Secret: []byte(secret),
 				TTL: cfg.Auth.CodeTTL, MaxTries: cfg.Auth.CodeMaxTries},
 			Mail:    sender,
-			Limiter: &ratelimit.Limiter{RDB: rdb, Prefix: cfg.Auth.RedisPrefix},
+			Limiter: limits,
 			Limits:  login.Limits{PerIP: cfg.Auth.RatePerIP, PerEmail: cfg.Auth.RatePerEmail, CodesPerHour: cfg.Auth.RateCodesPerHour},
 			Log:     log,
 		}),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
-	pkgratelimit "github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/redisclient"
 	"github.com/ponto/ponto/services/auth/internal/apidoc"
 	"github.com/ponto/ponto/services/auth/internal/keys"
@@ -33,14 +33,15 @@ const authBodyLimit = 4 << 10
 //	POST /auth/refresh-token                tokens
 //	POST /auth/logout                       tokens
 //
-// Internal (employee, company-billing):
+// Internal:
 //
-//	POST /internal/tokens/revogar           tokens
+//	POST /internal/servicos/token           tokens (servicos.go: a service's secret for its token)
+//	POST /internal/tokens/revogar           tokens (service token of employee or company-billing)
 func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies) (*httpserver.Server, error) {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "redis", Ping: redisclient.Ping(rdb)},
 	)
-	perIP, err := pkgratelimit.New(rdb, cfg.Auth.RedisPrefix, log).PerIP("public", cfg.Rate.PerIP, pkgratelimit.FailOpen)
+	perIP, err := d.limits.PerIP("public", cfg.Rate.PerIP, ratelimit.FailOpen)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +55,8 @@ func newServer(cfg Config, log *slog.Logger, rdb *redis.Client, d *dependencies)
 	auth := srv.Public.Group("/auth", perIP, limitBody(authBodyLimit))
 	d.login.Routes(auth)
 	d.tokens.Routes(auth)
-	d.tokens.InternalRoutes(srv.Internal)
+	d.services.Routes(srv.Internal)
+	d.tokens.InternalRoutes(srv.Internal, d.verifier.Services("employee", "company-billing"))
 	return srv, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,7 +15,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/revocation"
 )
 
 func TestRefresh(t *testing.T) {
@@ -402,4 +406,35 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// A logout voids the session's access tokens at once (their sid), in
+// every service that watches the revocations: the one of the login and
+// those of its refreshes; another session of the account keeps working.
+func TestLogoutEndsTheSessionsAccessTokens(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	a := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK)
+	other := h.loginEmpresa(empresaEmail, empresaPassword).expect(t, http.StatusOK)
+	refreshed := h.refresh(a.str("refreshToken")).expect(t, http.StatusOK)
+	v := h.verifier()
+	first, renewed, kept := h.verify(v, a.str("token")), h.verify(v, refreshed.str("accessToken")), h.verify(v, other.str("token"))
+	if first.SessionID == "" || first.SessionID != renewed.SessionID || first.SessionID == kept.SessionID {
+		t.Fatalf("sids: login %q, refresh %q, other session %q", first.SessionID, renewed.SessionID, kept.SessionID)
+	}
+	w := revocation.Watch(t.Context(), h.rdb, h.cfg.Redis.KeyPrefix, slog.New(slog.DiscardHandler), 50*time.Millisecond)
+	h.post("/auth/logout", map[string]string{"refreshToken": refreshed.str("refreshToken")}).expect(t, http.StatusNoContent)
+	deadline := time.Now().Add(3 * time.Second)
+	for w.Guard(nil, first) == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	for name, c := range map[string]*jwtauth.Claims{"login's": first, "refresh's": renewed} {
+		var de *domainerr.Error
+		if err := w.Guard(nil, c); !errors.As(err, &de) || de.Code != "sessao_encerrada" || de.Kind != domainerr.KindUnauthenticated {
+			t.Errorf("%s access token after logout: %v, want 401 sessao_encerrada", name, err)
+		}
+	}
+	if err := w.Guard(nil, kept); err != nil {
+		t.Errorf("the other session's token: %v", err)
+	}
 }

@@ -53,6 +53,10 @@ type Config struct {
 	// RegistrationRate is each client address's budget of POST /empresas,
 	// which creates a Stripe customer and subscription each time.
 	RegistrationRate ratelimit.Rate `conf:"env:RATE_REGISTRATION,default:20/min,help:company registrations per client IP (N/s, N/min or N/h)"`
+	// LoginRate is each e-mail's budget of the internal company login,
+	// whoever calls it: auth's own login limits do not cover a caller that
+	// reaches the internal route by itself.
+	LoginRate ratelimit.Rate `conf:"env:RATE_LOGIN_PER_EMAIL,default:10/min,help:internal company logins per e-mail (N/s, N/min or N/h)"`
 	// Outbox delivers the REP events (company registered, identification
 	// changed) to timekeeping: TIMEKEEPING_INTERNAL_URL, OUTBOX_*.
 	Outbox outbox.Config
@@ -80,6 +84,14 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	loginLimit, err := cfg.LoginRate.Limit()
+	if err != nil {
+		return err
+	}
+	tokens, err := cfg.Tokens(name, cfg.AuthInternalURL)
+	if err != nil {
+		return err
+	}
 	catalog, err := cfg.Billing.Catalog()
 	if err != nil {
 		return err
@@ -91,12 +103,13 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		Store:  empresas.NewStore(deps.DB),
 		Stripe: stripebilling.New(cfg.Stripe, log),
 		Plans:  catalog,
-		Auth:   authapi.New(string(cfg.AuthInternalURL)),
+		Auth:   authapi.New(string(cfg.AuthInternalURL), tokens),
 		Log:    log,
 		Config: cfg.Empresas,
 		Clock:  clock.New(time.Now),
 
 		RegistrationLimit: registrationLimit,
+		LoginLimit:        empresas.LoginLimit(deps.Limits, loginLimit),
 	}
 
 	// -------------------------------------------------------------------------
@@ -107,12 +120,12 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	srv := deps.Server(name, cfg.HTTP, log)
 	srv.Public.Use("/webhooks", webhookLimit)
 	establishments := &estabelecimentos.Handlers{Store: estabelecimentos.NewStore(deps.DB),
-		Funcionarios: employeeapi.New(string(cfg.EmployeeInternalURL)), Log: log}
+		Funcionarios: employeeapi.New(string(cfg.EmployeeInternalURL), tokens), Log: log}
 	mountRoutes(srv, deps.Verifier, deps.DB, companies, establishments, webhooks.New(cfg.Stripe.WebhookSecret, deps.DB, log))
 
 	// The relay reads a table the migrate Job may not have made yet.
 	deps.Schema.Go(ctx, deps.DB, func() {
-		outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+		outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox, tokens), log).Start(ctx, srv.Metrics.MustRegister)
 	})
 	return srv.Run(ctx)
 }

@@ -28,14 +28,11 @@ import (
 //	POST /empresas/me/estabelecimentos              company    estabelecimentos
 //	PATCH /empresas/me/estabelecimentos/{estabelecimentoId}  company  estabelecimentos
 //
-// Internal (auth):
+// Internal (by service token):
 //
-//	POST /internal/empresas/login                              empresas (internal.go)
-//	GET  /internal/empresas/{empresaId}                        empresas (internal.go)
-//
-// Internal (employee):
-//
-//	GET  /internal/empresas/{empresaId}/estabelecimentos/{estabelecimentoId}  estabelecimentos
+//	POST /internal/empresas/login                   auth       empresas (internal.go)
+//	GET  /internal/empresas/{empresaId}             auth, timekeeping  empresas (internal.go)
+//	GET  /internal/empresas/{empresaId}/estabelecimentos/{estabelecimentoId}  employee  estabelecimentos
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, companies *empresas.Service,
 	establishments *estabelecimentos.Handlers, hooks *webhooks.Handler) {
 	srv.Metrics.MustRegister(database.Collector(db))
@@ -43,6 +40,6 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool
 	hooks.Mount(srv.Public)
 	establishments.Public(srv.Public, verifier)
 
-	companies.Internal(srv.Internal)
-	establishments.Internal(srv.Internal)
+	companies.Internal(srv.Internal, verifier)
+	establishments.Internal(srv.Internal, verifier)
 }

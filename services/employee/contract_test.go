@@ -11,6 +11,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/contracttest"
+	"github.com/ponto/ponto/pkg/svcclient"
 	companyapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/employee/internalapi"
 )
@@ -43,13 +44,16 @@ func TestInternalAPIContract(t *testing.T) {
 	if _, err := e.db.Exec(t.Context(), `UPDATE funcionarios SET device_token = 'token-do-aparelho'`); err != nil {
 		t.Fatal(err)
 	}
-	api := internalapi.New(e.internal)
+	// Each route lets in its own callers: one client per calling service.
+	asAuth := internalapi.New(e.internal, svcclient.WithTokens(e.iss.Tokens(t, "auth")))
+	asMedia := internalapi.New(e.internal, svcclient.WithTokens(e.iss.Tokens(t, "media")))
+	api := internalapi.New(e.internal, svcclient.WithTokens(e.iss.Tokens(t, "timekeeping")))
 	foto, hash := "/funcionarios/1/foto?v=abc", "hash-do-codigo"
 	for _, id := range []int64{ana, bia, anaB} {
-		if err := api.SetFoto(t.Context(), id, &foto); err != nil {
+		if err := asMedia.SetFoto(t.Context(), id, &foto); err != nil {
 			t.Fatal(err)
 		}
-		if err := api.SetCodeVerify(t.Context(), id, &hash); err != nil {
+		if err := asAuth.SetCodeVerify(t.Context(), id, &hash); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -94,13 +98,13 @@ func TestInternalAPIContract(t *testing.T) {
 	})
 	t.Run("vinculos", func(t *testing.T) {
 		got := answers[internalapi.Vinculos](t, e, "/internal/funcionarios/vinculos?email="+url.QueryEscape(anaEmail))
-		viaClient, err := api.ListVinculos(t.Context(), anaEmail)
+		viaClient, err := asAuth.ListVinculos(t.Context(), anaEmail)
 		same(t, viaClient, got[0].Funcionarios, err)
 	})
 	t.Run("por-email", func(t *testing.T) {
 		porEmail := "/internal/funcionarios/por-email?email=" + url.QueryEscape(anaEmail) + "&empresaId="
 		got := answers[internalapi.Funcionario](t, e, porEmail+strconv.FormatInt(a.id, 10), porEmail+strconv.FormatInt(b.id, 10))
-		viaClient, err := api.GetByEmail(t.Context(), anaEmail, b.id)
+		viaClient, err := asAuth.GetByEmail(t.Context(), anaEmail, b.id)
 		same(t, viaClient, got[1], err)
 	})
 	t.Run("escala", func(t *testing.T) {
@@ -122,17 +126,17 @@ func TestInternalAPIContract(t *testing.T) {
 	})
 	t.Run("writes", func(t *testing.T) {
 		// The client's bodies are the ones the handlers take: null clears.
-		if err := api.SetFoto(t.Context(), ana, nil); err != nil {
+		if err := asMedia.SetFoto(t.Context(), ana, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := api.SetCodeVerify(t.Context(), ana, nil); err != nil {
+		if err := asAuth.SetCodeVerify(t.Context(), ana, nil); err != nil {
 			t.Fatal(err)
 		}
 		f := strict[internalapi.FuncionarioComEscala](t, e, path("/internal/funcionarios/%d", ana))
 		if f.FotoProfile != nil || f.CodeVerify != nil {
 			t.Fatalf("fotoProfile %v, codeVerify %v after clearing", f.FotoProfile, f.CodeVerify)
 		}
-		err := api.SetFoto(t.Context(), 1_000_000, &foto)
+		err := asMedia.SetFoto(t.Context(), 1_000_000, &foto)
 		if ae, ok := apierr.As(err); !ok || ae.Status != http.StatusNotFound {
 			t.Fatalf("an unknown employee's photo: %v, want the 404", err)
 		}

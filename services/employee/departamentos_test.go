@@ -61,6 +61,8 @@ func TestDepartamentoDuplicatesAndValidation(t *testing.T) {
 		"repeated segment": {map[string]any{"nome": "Ops", "segmentos": []string{"Equipe", "equipe"}}, "segmentos[1]"},
 		"51 segments":      {map[string]any{"nome": "Ops", "segmentos": many}, "segmentos"},
 		"segment type":     {map[string]any{"nome": "Ops", "segmentos": []int{1}}, "segmentos"},
+		"empresaId 0":      {map[string]any{"nome": "Ops", "empresaId": 0}, "empresaId"},
+		"empresaId -1":     {map[string]any{"nome": "Ops", "empresaId": -1}, "empresaId"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := e.pub("POST", "/departamentos", a.token, tc.body)

@@ -70,17 +70,21 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		return err
 	}
 	defer closeDeps()
-	revoker := auth.New(string(cfg.AuthInternalURL))
+	tokens, err := cfg.Tokens(name, cfg.AuthInternalURL)
+	if err != nil {
+		return err
+	}
+	revoker := auth.New(string(cfg.AuthInternalURL), tokens)
 
 	// -------------------------------------------------------------------------
 	// Servers
 
 	srv := deps.Server(name, cfg.HTTP, log)
-	mountRoutes(srv, deps.Verifier, deps.DB, revoker, clock.New(time.Now), companybilling.New(string(cfg.CompanyBillingInternalURL)))
+	mountRoutes(srv, deps.Verifier, deps.DB, revoker, clock.New(time.Now), companybilling.New(string(cfg.CompanyBillingInternalURL), tokens))
 
 	// The relays read tables the migrate Job may not have made yet.
 	deps.Schema.Go(ctx, deps.DB, func() {
-		outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox), log).Start(ctx, srv.Metrics.MustRegister)
+		outbox.NewRelay(deps.DB, name, cfg.Outbox, timekeepingapi.NewSender(cfg.Outbox, tokens), log).Start(ctx, srv.Metrics.MustRegister)
 		changefeed.NewRelay(deps.DB, deps.Guards.Redis, cfg.Redis.KeyPrefix, log).Start(ctx, cfg.ChangesInterval)
 	})
 	return srv.Run(ctx)

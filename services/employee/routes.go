@@ -25,6 +25,9 @@ import (
 //	GET   /departamentos/{departamentoId}/{segmento}/funcionarios funcionario
 //	POST  /departamentos, GET /departamentos[/{departamentoId}]  departamento
 //	POST  /escalatrabalhos, GET /escalatrabalhos[/{escalaId}]    escala
+//
+// Internal (by service token; the callers in funcionario/internal.go and
+// escala/handlers.go, as docs/internal-api.md lists them).
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool.Pool, revoker funcionario.Revoker,
 	clk *clock.Clock, ests funcionario.Estabelecimentos) {
 	srv.Metrics.MustRegister(database.Collector(db))
@@ -38,6 +41,6 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, db *pgxpool
 	deps.Public(public)
 	escalas.Public(public)
 
-	funcs.Internal(srv.Internal)
-	escalas.Internal(srv.Internal)
+	funcs.Internal(srv.Internal, verifier)
+	escalas.Internal(srv.Internal, verifier)
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -161,9 +162,23 @@ func (e *env) pub(method, path, token string, body any) response {
 	return e.call(e.public, method, path, token, body)
 }
 
+// in calls the internal API as the service that calls path does
+// (docs/internal-api.md), with its service token.
 func (e *env) in(method, path string, body any) response {
 	e.t.Helper()
-	return e.call(e.internal, method, path, "", body)
+	return e.call(e.internal, method, path, e.iss.Service(e.t, callerOf(method, path)), body)
+}
+
+// callerOf is a service allowed to call the internal route of path.
+func callerOf(method, path string) string {
+	route, _, _ := strings.Cut(path, "?")
+	switch {
+	case strings.HasSuffix(route, "/foto"):
+		return "media"
+	case strings.HasSuffix(route, "/code-verify"), strings.HasSuffix(route, "/vinculos"), strings.HasSuffix(route, "/por-email"):
+		return "auth"
+	}
+	return "timekeeping"
 }
 
 // want fails unless r has status.

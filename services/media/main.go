@@ -39,6 +39,10 @@ type Config struct {
 	// EmployeeInternalURL is the employee service's internal listener:
 	// the employee's company (authorization) and his fotoProfile.
 	EmployeeInternalURL svcclient.URL `conf:"env:EMPLOYEE_INTERNAL_URL,default:http://127.0.0.1:9083,help:employee internal API base URL"`
+	// Identity proves media to the employee service (SERVICE_SECRET),
+	// with the service tokens auth gives at AuthInternalURL.
+	Identity        svcclient.Identity
+	AuthInternalURL svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL (service tokens)"`
 }
 
 // newConfig holds media's own defaults where they differ from the shared
@@ -85,7 +89,11 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	}
 	defer closeGuards()
 	verifier, rdb := guards.Verifier, guards.Redis
-	employees := employeeapi.New(string(cfg.EmployeeInternalURL))
+	tokens, err := svcclient.NewTokenSource(name, cfg.Identity, cfg.AuthInternalURL)
+	if err != nil {
+		return err
+	}
+	employees := employeeapi.New(string(cfg.EmployeeInternalURL), svcclient.WithTokens(tokens))
 
 	// -------------------------------------------------------------------------
 	// Servers

@@ -23,6 +23,8 @@ func newServer(cfg Config, log *slog.Logger, store *objectstore.Store,
 	verifier *jwtauth.Verifier, employees *employeeapi.Client) *httpserver.Server {
 	srv := httpserver.New(name, cfg.HTTP, log,
 		httpserver.Check{Name: "minio", Ping: store.Ping},
+		// Ready once auth's keys are fetched: no 401 for a valid token.
+		httpserver.Check{Name: "jwks", Ping: verifier.Ready},
 	)
 	fotos := foto.NewHandlers(store, employees, cfg.Photo, log)
 	fotos.Public(srv.Public.Group("", verifier.Middleware()))

@@ -108,7 +108,7 @@ func newCachedEnv(t *testing.T, employeeTTL, locaisTTL time.Duration) (*env, *em
 	e := newEnv(t)
 	peer := newEmployeePeer(t, e.emp.internal)
 	e.tune = func(d *dependencies) {
-		d.employees = employee.New(peer.url, svcclient.WithTimeout(3*time.Second))
+		d.employees = employee.New(peer.url, svcclient.WithTimeout(3*time.Second), svcclient.WithTokens(e.iss.Tokens(t, "timekeeping")))
 		d.employeeCache.ttl, d.locaisCacheTTL = employeeTTL, locaisTTL
 	}
 	e.public = e.startTimekeeping(e.db)
@@ -292,7 +292,7 @@ func TestClockInFollowsTheEmployeeChanges(t *testing.T) {
 	peer := newEmployeePeer(t, e.emp.internal)
 	feed := changefeed.NewWatcher(redistest.New(t), redistest.Prefix(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	e.tune = func(d *dependencies) {
-		d.employees = employee.New(peer.url, svcclient.WithTimeout(3*time.Second))
+		d.employees = employee.New(peer.url, svcclient.WithTimeout(3*time.Second), svcclient.WithTokens(e.iss.Tokens(t, "timekeeping")))
 		d.employeeCache = employeeCache{ttl: ttl, maxAge: time.Hour, feed: feed}
 	}
 	e.public = e.startTimekeeping(e.db)

@@ -11,6 +11,7 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/contracttest"
 	"github.com/ponto/ponto/pkg/outbox"
+	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/services/timekeeping/internalapi"
 )
 
@@ -27,7 +28,9 @@ func TestInternalAPIContract(t *testing.T) {
 	c := e.company(9)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
 	e.clock.Set(local(2026, 3, 9, 8, 0))
-	api := internalapi.New(e.internal)
+	// Each source's relay sends with its own service token.
+	billing := internalapi.New(e.internal, svcclient.WithTokens(e.iss.Tokens(t, "company-billing")))
+	api := internalapi.New(e.internal, svcclient.WithTokens(e.iss.Tokens(t, "employee")))
 	at := time.Date(2026, 3, 9, 11, 0, 0, 0, time.UTC)
 	event := func(origem string, seq int64, tipo string, p internalapi.Payload) outbox.Event {
 		dados, err := json.Marshal(p)
@@ -44,7 +47,7 @@ func TestInternalAPIContract(t *testing.T) {
 	}
 
 	// The relay's path: both kinds of event applied.
-	if err := api.Send(t.Context(), event("company-billing", 1, internalapi.EmpresaIncluida, empresa)); err != nil {
+	if err := billing.Send(t.Context(), event("company-billing", 1, internalapi.EmpresaIncluida, empresa)); err != nil {
 		t.Fatal(err)
 	}
 	if err := api.Send(t.Context(), event("employee", 1, internalapi.FuncionarioIncluido, ana("Ana Souza"))); err != nil {
@@ -58,7 +61,7 @@ func TestInternalAPIContract(t *testing.T) {
 	alterado := event("employee", 2, internalapi.FuncionarioAlterado, ana("Ana Souza Lima"))
 	body := internalapi.Evento{ID: alterado.ID, Origem: alterado.Origem, EmpresaID: c.id, Sequencia: 2,
 		OcorridoEm: "2026-03-09T11:00:00.000Z", Tipo: alterado.Tipo, Payload: ana("Ana Souza Lima")}
-	r := call(t, e.internal, "POST", internalapi.Path, "", body)
+	r := call(t, e.internal, "POST", internalapi.Path, e.iss.Service(t, "employee"), body)
 	want(t, r, http.StatusOK)
 	applied := contracttest.Decode[internalapi.Resultado](t, r.body)
 	contracttest.Filled(t, []internalapi.Resultado{applied})
@@ -69,7 +72,7 @@ func TestInternalAPIContract(t *testing.T) {
 		t.Fatalf("a retry: aplicado %v, %v; want false", aplicado, err)
 	}
 	body.ID, body.Sequencia = "employee:fora", 4
-	r = call(t, e.internal, "POST", internalapi.Path, "", body)
+	r = call(t, e.internal, "POST", internalapi.Path, e.iss.Service(t, "employee"), body)
 	want(t, r, http.StatusConflict)
 	refused := contracttest.Decode[apierr.Error](t, r.body)
 	if refused.Code != internalapi.CodeForaDeOrdem || refused.Message == "" || refused.Esperada != 3 {

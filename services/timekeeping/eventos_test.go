@@ -37,7 +37,11 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
 	responsavel := brdocstest.CPF(next())
 	post := func(ev map[string]any) response {
-		return call(t, e.internal, "POST", "/internal/eventos", "", ev)
+		caller := ev["origem"].(string) // the source sends its own events
+		if caller != "company-billing" {
+			caller = "employee"
+		}
+		return call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, caller), ev)
 	}
 	e.clock.Set(local(2026, 3, 9, 8, 0))
 	empresa := map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(9), "razaoSocial": "Panificação São João 9 Ltda",
@@ -109,5 +113,48 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	res, err := chainaudit.New(e.db, slog.New(slog.NewTextHandler(io.Discard, nil)), clock.New(time.Now), chainaudit.Limits{}).Once(context.Background())
 	if err != nil || res.Broken != 0 || res.Records != 5 {
 		t.Fatalf("chain audit over every record type: %+v, %v", res, err)
+	}
+}
+
+// A forged event is refused before it reaches the REP's records: without
+// a service token, from a service that is not a source, or claiming
+// another source's origem. The company's real first change then still
+// applies as its first (a forgery that got in held NSR 2 forever and
+// refused the real sequence 2).
+func TestForgedEventRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.company(9)
+	responsavel := brdocstest.CPF(next())
+	e.clock.Set(local(2026, 3, 9, 8, 0))
+	empresa := map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(9), "razaoSocial": "Forjada Ltda",
+		"local": "Rua Falsa, 1", "cno": "", "responsavel": map[string]any{"nome": "Mallory", "cpf": responsavel}}}
+	forged := evento("company-billing", c.id, 1, core.EventoEmpresaIncluida, empresa)
+	for _, tc := range []struct {
+		name, token string
+		status      int
+	}{
+		{"no token", "", 401},
+		{"a company's access token", c.token, 401},
+		{"employee posing as company-billing", e.iss.Service(t, "employee"), 403},
+		{"a service that is no source", e.iss.Service(t, "media"), 403},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r := call(t, e.internal, "POST", "/internal/eventos", tc.token, forged); r.status != tc.status {
+				t.Fatalf("%d %s, want %d", r.status, r.body, tc.status)
+			}
+		})
+	}
+	var n int
+	if err := e.db.QueryRow(t.Context(), `SELECT (SELECT count(*) FROM eventos_recebidos WHERE empresa_id = $1)
+		+ (SELECT count(*) FROM empresas_rep WHERE empresa_id = $1)`, c.id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("%d events stored after the forgeries, want none", n)
+	}
+	real := evento("company-billing", c.id, 1, core.EventoEmpresaIncluida, empresa)
+	if got := call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, "company-billing"), real).obj(t); got["aplicado"] != true {
+		t.Fatalf("the real first event: %v", got)
 	}
 }

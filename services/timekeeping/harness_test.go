@@ -34,6 +34,7 @@ import (
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
@@ -144,8 +145,8 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 	// most tests change an employee or a place and punch right after.
 	deps := dependencies{
 		db:        db,
-		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second)),
-		companies: companybillingapi.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second)),
+		employees: employee.New(e.emp.internal, svcclient.WithTimeout(3*time.Second), svcclient.WithTokens(e.iss.Tokens(t, "timekeeping"))),
+		companies: companybillingapi.New(e.billing.srv.URL, svcclient.WithTimeout(3*time.Second), svcclient.WithTokens(e.iss.Tokens(t, "timekeeping"))),
 		clock:     clock.New(e.clock.Now),
 		rep:       testREP,
 		ptrp: ptrp(Config{REPDesenvolvedor: testREP.Desenvolvedor, REPDesenvolvedorNome: "ponto",
@@ -206,13 +207,15 @@ type employeeProc struct {
 func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string) *employeeProc {
 	t.Helper()
 	dbURL := dbtest.CreateDatabase(t)
-	revocations := newAuthStub(t)
+	revocations := newAuthStub(t, iss)
 	env := append(os.Environ(),
 		"DB_MIGRATE_URL="+dbURL, "DB_URL="+dbtest.ServiceURL(t, dbURL),
 		"JWT_JWKS_URL="+iss.JWKSURL(), "JWT_ISSUER="+jwttest.IssuerID, "JWT_AUDIENCE="+jwttest.Audience,
 		"AUTH_INTERNAL_URL="+revocations.srv.URL,
 		"REDIS_ADDR="+redistest.Addr(), "REDIS_KEY_PREFIX="+prefix, "EMPLOYEE_CHANGES_INTERVAL=100ms",
 		"LOG_LEVEL=warn",
+		// Its relay's tokens come from the auth stand-in.
+		"SERVICE_SECRET=timekeeping-tests-employee-secret-0000",
 	)
 	migrate := exec.Command(employeeBin, "migrate")
 	migrate.Env = env
@@ -292,9 +295,20 @@ type authStub struct {
 	calls []map[string]any
 }
 
-func newAuthStub(t *testing.T) *authStub {
+func newAuthStub(t *testing.T, iss *jwttest.Issuer) *authStub {
 	a := &authStub{}
 	mux := http.NewServeMux()
+	// The employee service's relay trades its secret for a token here.
+	mux.HandleFunc("POST "+svcclient.TokenPath, func(w http.ResponseWriter, r *http.Request) {
+		var in svcclient.TokenRequest
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Servico != "employee" {
+			http.Error(w, "bad body", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(svcclient.TokenAnswer{Token: iss.Service(t, in.Servico),
+			ExpiraEm: time.Now().Add(jwtauth.ServiceTokenTTL).UTC().Format(time.RFC3339)})
+	})
 	mux.HandleFunc("POST /internal/tokens/revogar", func(w http.ResponseWriter, r *http.Request) {
 		var body map[string]any
 		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {

@@ -52,6 +52,9 @@ type Config struct {
 	// CompanyBillingInternalURL is company-billing's internal listener:
 	// the employer's legal name and CNPJ for the AFD, receipts and
 	// timesheets.
+	// AuthInternalURL is auth's internal listener: the service tokens
+	// the calls to employee and company-billing carry.
+	AuthInternalURL           svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
 	CompanyBillingInternalURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
 	// REPINPI is the REP-P program's registration number at INPI (up to
 	// 17 digits), printed in every AFD header and punch receipt.
@@ -200,10 +203,14 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	if err != nil {
 		return err
 	}
+	tokens, err := cfg.Tokens(name, cfg.AuthInternalURL)
+	if err != nil {
+		return err
+	}
 	deps := dependencies{
 		db:        db,
-		employees: employee.New(string(cfg.EmployeeInternalURL)),
-		companies: companybillingapi.New(string(cfg.CompanyBillingInternalURL)),
+		employees: employee.New(string(cfg.EmployeeInternalURL), tokens),
+		companies: companybillingapi.New(string(cfg.CompanyBillingInternalURL), tokens),
 		clock:     clk,
 		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 		ptrp:      ptrp(cfg, build),
@@ -232,7 +239,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Servers
 
-	checks := service.SchemaChecks(db, schema)
+	checks := append(service.SchemaChecks(db, schema), guards.KeysCheck())
 	if signer != nil {
 		checks = append(checks, signer.Check())
 	}

@@ -135,7 +135,7 @@ type dependencies struct {
 //
 // Internal listener (service to service):
 //
-//	POST /internal/eventos        company-billing, employee   eventos
+//	POST /internal/eventos        company-billing, employee (service token; origem = caller)   eventos
 func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependencies) {
 	clockIns := newClockInMetrics()
 	srv.Metrics.MustRegister(append(clockIns.collectors(), database.Collector(d.db))...)
@@ -192,7 +192,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 		d.lembretes(job)
 	}
 
-	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal)
+	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
 }
 
 // employeeCache is the clock-in's employee cache (employee.Cached): its

@@ -60,6 +60,10 @@ type WebConfig struct {
 	SecureCookies bool   `conf:"default:true,help:session cookie __Host- with Secure and HSTS (off only for local http)"`
 	TimeZone      string `conf:"default:America/Sao_Paulo,help:time zone when the API names none"`
 	Plans         string `conf:"default:basic,help:plan names offered at company registration (comma-separated)"`
+	// LoginRate is each client address's budget of login posts, below the
+	// API's per-address login limit (AUTH_RATE_PER_IP, 60/min), which
+	// counts this service's address for every person.
+	LoginRate ratelimit.Rate `conf:"default:20/min,help:login posts per client address (N/s, N/min or N/h)"`
 }
 
 // Validate checks what conf's tags cannot.
@@ -131,11 +135,16 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		return fmt.Errorf("redis: %w", err)
 	}
 	defer rdb.Close()
-	limit, err := ratelimit.New(rdb, cfg.Redis.KeyPrefix+name+":", log).PerIP("posts", cfg.Rate.PerIP, ratelimit.FailOpen)
+	limiter := ratelimit.New(rdb, cfg.Redis.KeyPrefix+name+":", log)
+	limit, err := limiter.PerIP("posts", cfg.Rate.PerIP, ratelimit.FailOpen)
 	if err != nil {
 		return err
 	}
-	srv, err := newServer(cfg, log, key, limit, clock.New(time.Now))
+	loginLimit, err := limiter.PerIP("login", cfg.Web.LoginRate, ratelimit.FailOpen)
+	if err != nil {
+		return err
+	}
+	srv, err := newServer(cfg, log, key, limit, loginLimit, clock.New(time.Now))
 	if err != nil {
 		return err
 	}

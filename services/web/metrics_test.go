@@ -25,7 +25,7 @@ func TestMetricsScrapeAfterBurst(t *testing.T) {
 		APIURL: "http://127.0.0.1:1", APITimeout: time.Second, SessionTTL: time.Hour,
 		TimeZone: "America/Sao_Paulo", Plans: "basic",
 	}
-	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), make([]byte, 32), nil, clock.New(time.Now))
+	srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), make([]byte, 32), nil, nil, clock.New(time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestReadyWithoutTheAPI(t *testing.T) {
 			}
 			cfg.Web = WebConfig{APIURL: apiURL, APITimeout: time.Second, SessionTTL: time.Hour,
 				TimeZone: "America/Sao_Paulo", Plans: "basic"}
-			srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), make([]byte, 32), nil, clock.New(time.Now))
+			srv, err := newServer(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), make([]byte, 32), nil, nil, clock.New(time.Now))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,7 @@ import (
 //
 // Internal: none (the web client has no internal API; the internal
 // listener serves only the probes and metrics every service has).
-func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler, clk *clock.Clock) (*httpserver.Server, error) {
+func newServer(cfg Config, log *slog.Logger, key []byte, limit, loginLimit fiber.Handler, clk *clock.Clock) (*httpserver.Server, error) {
 	a, err := assets.Load()
 	if err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func newServer(cfg Config, log *slog.Logger, key []byte, limit fiber.Handler, cl
 	if client.Routes, err = api.ParseRoutes(cfg.Web.APIRoutes); err != nil {
 		return nil, err
 	}
-	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit},
+	p, err := pages.New(pages.Config{SecureCookies: cfg.Web.SecureCookies, DefaultTZ: cfg.Web.TimeZone, Plans: plans(cfg.Web.Plans), LimitPosts: limit, LimitLogins: loginLimit},
 		client, codec, clk, a, log)
 	if err != nil {
 		return nil, err

@@ -171,6 +171,15 @@ func TestWorkdayThroughTheGateway(t *testing.T) {
 		api.do(t, request{Method: http.MethodPost, Path: "/auth/refresh-token", CheckRequest: true,
 			Body: map[string]string{"refreshToken": rt}}).expectError(t, http.StatusUnauthorized, "refresh_token_invalido")
 	}
+	// The session's access token ended with it (its sid), well before its
+	// 15 minutes: as soon as the revocation reaches timekeeping.
+	records := request{Method: http.MethodGet, Path: "/registropontos/me?inicio=" + yesterday + "&fim=" + day.Format(time.DateOnly), Token: access, CheckRequest: true}
+	ended := api.do(t, records)
+	for deadline := time.Now().Add(3 * time.Second); ended.Status == http.StatusOK && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		ended = api.do(t, records)
+	}
+	ended.expectError(t, http.StatusUnauthorized, "sessao_encerrada")
 
 	// After the day, Prometheus can scrape every service.
 	checkMetrics(t, e)

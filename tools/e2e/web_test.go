@@ -204,3 +204,42 @@ func TestWebRenewsAnExpiredToken(t *testing.T) {
 			resp.StatusCode, resp.Header.Get("Location"))
 	}
 }
+
+// A copy of the web cookie taken before POST /sair opens nothing after
+// it: the logout ended the session's access token at the API (its sid),
+// not only the cookie in the browser that logged out.
+func TestWebCookieCopiedBeforeSairIsRefused(t *testing.T) {
+	e := sharedEnv(t)
+	c := e.registerCompany(t, "Padaria Saída")
+	cookie := sealSession(t, webSession{CSRF: "csrf-e2e", Role: "empresa", Token: c.Token, Refresh: c.Refresh,
+		EmpresaID: c.ID, Nome: "Padaria Saída", TZ: "America/Sao_Paulo", Expires: time.Now().Add(time.Hour).Unix()})
+	noRedirect := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	send := func(method, path, form string) *http.Response {
+		req, _ := http.NewRequest(method, e.stack.GatewayURL()+path, strings.NewReader(form))
+		req.AddCookie(&http.Cookie{Name: "ponto", Value: cookie})
+		if form != "" {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if resp := send(http.MethodGet, "/empresa/funcionarios", ""); resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /empresa/funcionarios before /sair = %d; want 200", resp.StatusCode)
+	}
+	if resp := send(http.MethodPost, "/sair", "_csrf=csrf-e2e"); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("POST /sair = %d; want 303", resp.StatusCode)
+	}
+	resp := send(http.MethodGet, "/empresa/funcionarios", "")
+	for deadline := time.Now().Add(3 * time.Second); resp.StatusCode == http.StatusOK && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		resp = send(http.MethodGet, "/empresa/funcionarios", "")
+	}
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/empresa/entrar") {
+		t.Fatalf("GET /empresa/funcionarios with the copied cookie = %d to %q; want 303 to the login",
+			resp.StatusCode, resp.Header.Get("Location"))
+	}
+}

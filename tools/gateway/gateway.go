@@ -185,6 +185,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "nao_encontrado", "rota não encontrada")
 		return
 	}
+	if headerBytes(r) > maxHeaderBytes {
+		// The service would answer 431 and close while the proxy still
+		// writes: a broken pipe, a 502 the 5xx alert counts. Answer here.
+		w.Header().Set("Connection", "close")
+		writeError(w, http.StatusRequestHeaderFieldsTooLarge, "cabecalho_grande_demais", "cabeçalhos da requisição grandes demais")
+		return
+	}
 	if limit := g.limits[service]; limit > 0 && r.Body != nil && r.Body != http.NoBody {
 		if r.ContentLength > limit {
 			// Nothing of the body is read: the connection closes after
@@ -199,6 +206,22 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := context.WithValue(r.Context(), serviceKey{}, service)
 	g.proxy.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// maxHeaderBytes is what the services read of a request's line and
+// headers (fiber's ReadBufferSize, 4 KiB); more is their 431.
+const maxHeaderBytes = 4096
+
+// headerBytes is about the size of r's request line and headers on the
+// wire, as the proxy forwards them.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.URL.RequestURI()) + len(r.Host) + 32
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 func (g *Gateway) serveOpenAPI(w http.ResponseWriter, r *http.Request) {

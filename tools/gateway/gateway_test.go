@@ -440,3 +440,27 @@ func TestBodyLimit(t *testing.T) {
 		t.Errorf("the service was reached %d times", n)
 	}
 }
+
+// An 8 KiB Authorization header gets the gateway's own 431, never a 502
+// from a service that closed while the proxy still wrote; a header of
+// ordinary size passes.
+func TestOversizedHeadersAre431(t *testing.T) {
+	srv, fakes := newGateway(t, Options{})
+	for _, tc := range []struct {
+		size, status int
+	}{{8 << 10, http.StatusRequestHeaderFieldsTooLarge}, {1 << 10, http.StatusOK}} {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/funcionarios", nil)
+		req.Header.Set("Authorization", "Bearer "+strings.Repeat("a", tc.size))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := decode(t, resp)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%d-byte header: %d %v, want %d", tc.size, resp.StatusCode, body, tc.status)
+		}
+		if tc.status == http.StatusRequestHeaderFieldsTooLarge && (body["code"] != "cabecalho_grande_demais" || fakes["employee"].lastRequest() != nil) {
+			t.Errorf("431 answer %v; reached the service: %v", body, fakes["employee"].lastRequest() != nil)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package stack
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -74,6 +76,9 @@ type Options struct {
 	// postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable).
 	PostgresURL string
 	RedisAddr   string // default 127.0.0.1:6379
+	// ServiceSecrets are the services' SERVICE_SECRETs (and auth's
+	// AUTH_SERVICE_SECRETS); resolve draws random ones for those missing.
+	ServiceSecrets map[string]string
 	// RedisKeyPrefix is REDIS_KEY_PREFIX for every service: the stack's
 	// own revocations and rate limits on a Redis other stacks may share
 	// (default: DBPrefix without its "_", DBSuffix, ":"; make run's is
@@ -95,6 +100,13 @@ type Options struct {
 	SkipBuild bool
 	// StopTimeout is how long children get after SIGTERM (default 10s).
 	StopTimeout time.Duration
+	// RestartCrashed starts again, after a growing pause (RestartBackoff,
+	// doubling up to a minute), a service that exits without being asked,
+	// instead of failing the whole stack (make run sets it; tests that
+	// watch for a crash leave it off).
+	RestartCrashed bool
+	// RestartBackoff is the first pause before a restart (default 1s).
+	RestartBackoff time.Duration
 	// Output receives every child's lines, prefixed (default os.Stdout).
 	Output io.Writer
 }
@@ -139,6 +151,18 @@ func (o Options) resolve() (Options, error) {
 	setDefault(&o.LogLevel, "info")
 	if o.StopTimeout <= 0 {
 		o.StopTimeout = 10 * time.Second
+	}
+	if o.RestartBackoff <= 0 {
+		o.RestartBackoff = time.Second
+	}
+	o.ServiceSecrets = maps.Clone(o.ServiceSecrets)
+	if o.ServiceSecrets == nil {
+		o.ServiceSecrets = map[string]string{}
+	}
+	for _, s := range services {
+		if o.ServiceSecrets[s.name] == "" {
+			o.ServiceSecrets[s.name] = rand.Text() + rand.Text() // 52 base32 characters, as auth wants 32+
+		}
 	}
 	if o.Output == nil {
 		o.Output = os.Stdout

@@ -94,6 +94,9 @@ func (o *Options) env(s service) []string {
 	for _, other := range services {
 		env = append(env, internalURLVar(other.name)+"="+o.url(o.Ports[other.name].Internal))
 	}
+	// Each service proves itself to its peers with its secret, which auth
+	// trades for service tokens on its internal listener.
+	env = append(env, "SERVICE_SECRET="+o.ServiceSecrets[s.name])
 	if s.verifies {
 		env = append(env,
 			"JWT_JWKS_URL="+o.url(o.Ports["auth"].Public)+"/.well-known/jwks.json",
@@ -116,6 +119,7 @@ func (o *Options) extraEnv(name string) []string {
 			// auth's own keys (sessions, codes, login limits) under the
 			// stack's prefix too, like the shared ones.
 			"AUTH_REDIS_PREFIX=" + o.RedisKeyPrefix + "auth:",
+			"AUTH_SERVICE_SECRETS=" + o.authServiceSecrets(),
 		}
 	case "company-billing":
 		return []string{
@@ -153,6 +157,18 @@ func (o *Options) extraEnv(name string) []string {
 		}
 	}
 	return nil
+}
+
+// authServiceSecrets is AUTH_SERVICE_SECRETS: every other service's
+// name=secret.
+func (o *Options) authServiceSecrets() string {
+	var pairs []string
+	for _, s := range services {
+		if s.name != "auth" && s.name != "web" {
+			pairs = append(pairs, s.name+"="+o.ServiceSecrets[s.name])
+		}
+	}
+	return strings.Join(pairs, ",")
 }
 
 // internalURLVar: company-billing → COMPANY_BILLING_INTERNAL_URL.

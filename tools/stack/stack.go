@@ -244,14 +244,51 @@ func (s *Stack) startGateway() error {
 	return nil
 }
 
-// watch turns an exit that nobody asked for into a failure of the stack.
-func (s *Stack) watch(p *proc) {
+// watch turns an exit that nobody asked for into a failure of the stack,
+// or, with RestartCrashed, into a restart after a pause.
+func (s *Stack) watch(p *proc) { s.watchFrom(p, s.opts.RestartBackoff) }
+
+// maxRestartBackoff bounds the pause between restarts; a service that
+// ran this long before crashing starts again after the first pause.
+const maxRestartBackoff = time.Minute
+
+func (s *Stack) watchFrom(p *proc, backoff time.Duration) {
+	started := time.Now()
 	go func() {
 		<-p.done
-		if !s.stopping.Load() && !p.stopped.Load() {
-			s.fail(fmt.Errorf("%s encerrou inesperadamente (%s)", p.name, exitError(p.err)))
+		if s.stopping.Load() || p.stopped.Load() {
+			return
 		}
+		if !s.opts.RestartCrashed {
+			s.fail(fmt.Errorf("%s encerrou inesperadamente (%s)", p.name, exitError(p.err)))
+			return
+		}
+		if time.Since(started) > maxRestartBackoff {
+			backoff = s.opts.RestartBackoff
+		}
+		s.out.printf("stack", "%s encerrou inesperadamente (%s); reiniciando em %s", p.name, exitError(p.err), backoff)
+		time.Sleep(backoff)
+		s.restart(p.name, min(2*backoff, maxRestartBackoff))
 	}()
+}
+
+// restart starts a crashed service again, unless the stack is stopping or
+// someone started it meanwhile.
+func (s *Stack) restart(name string, nextBackoff time.Duration) {
+	i := slices.IndexFunc(services, func(svc service) bool { return svc.name == name })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping.Load() || i < 0 || i >= len(s.services) || !s.services[i].exited() || s.services[i].stopped.Load() {
+		return
+	}
+	p, err := startProc(s.out, serviceSpec(&s.opts, services[i]))
+	if err != nil {
+		s.out.printf("stack", "%s não reiniciou: %v", name, err)
+		return
+	}
+	s.services[i] = p
+	s.watchFrom(p, nextBackoff)
+	s.out.printf("stack", "%s reiniciado", name)
 }
 
 func (s *Stack) fail(err error) {

@@ -120,6 +120,22 @@ func TestEnv(t *testing.T) {
 	if env := o.env(services[0]); slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "DB_URL=") }) {
 		t.Errorf("auth has no database but got DB_URL")
 	}
+	// Each service has a random secret of its own, and auth knows them all.
+	auth := o.env(services[0])
+	seen := map[string]bool{}
+	for _, s := range services {
+		secret := o.ServiceSecrets[s.name]
+		if len(secret) < 32 || seen[secret] || !slices.Contains(o.env(s), "SERVICE_SECRET="+secret) {
+			t.Errorf("%s: secret %q not its own 32+ characters in its env", s.name, secret)
+		}
+		seen[secret] = true
+		if s.name != "auth" && s.name != "web" &&
+			!slices.ContainsFunc(auth, func(kv string) bool {
+				return strings.HasPrefix(kv, "AUTH_SERVICE_SECRETS=") && strings.Contains(kv, s.name+"="+secret)
+			}) {
+			t.Errorf("auth does not know %s's secret", s.name)
+		}
+	}
 }
 
 func TestServiceEnvComesLast(t *testing.T) {
@@ -468,4 +484,33 @@ func TestMissingToolIsExplained(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "minio não encontrado") {
 		t.Fatalf("err = %v; want minio não encontrado", err)
 	}
+}
+
+// With RestartCrashed (make run), a crashed service is started again after
+// a growing pause, said in the log, and the stack keeps running.
+func TestStandinCrashRestarts(t *testing.T) {
+	out := &testOutput{}
+	opts := standinOptions(t, out)
+	opts.RestartCrashed, opts.RestartBackoff = true, 100*time.Millisecond
+	t.Setenv(standinCrashEnv, "media")
+	s := startStack(t, opts, out)
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(out.tail(200), "media reiniciado") && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	for time.Now().Before(deadline) && strings.Count(out.tail(400), "media encerrou inesperadamente (código 3); reiniciando em") < 2 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	log := out.tail(400)
+	if !strings.Contains(log, "reiniciando em 100ms") || !strings.Contains(log, "reiniciando em 200ms") || !strings.Contains(log, "media reiniciado") {
+		t.Fatalf("no restart with a growing pause in the log\n%s", log)
+	}
+	select {
+	case <-s.Failed():
+		t.Fatalf("the stack failed: %v", s.Err())
+	default:
+	}
+	pids := s.PIDs()
+	s.Stop()
+	assertGone(t, pids)
 }

@@ -209,3 +209,28 @@ Service, as JSON; the web routes are left out (they are the web pods' own).
 {{- end -}}
 {{- toJson $out -}}
 {{- end -}}
+
+{{/* The Secret of the services' SERVICE_SECRETs: the chart's own, or serviceSecrets.existingSecret. */}}
+{{- define "ponto.serviceSecretsName" -}}
+{{- .Values.serviceSecrets.existingSecret | default (printf "%s-service-secrets" (include "ponto.prefix" .)) -}}
+{{- end -}}
+
+{{/* The services that call a peer's internal API, and so hold a SERVICE_SECRET (auth signs its own tokens), as a YAML list. */}}
+{{- define "ponto.tokenHolders" -}}
+{{- $out := list -}}
+{{- range $name, $svc := .Values.services -}}
+{{- if and $svc.enabled $svc.calls (ne $name "auth") -}}{{- $out = append $out $name -}}{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
+
+{{/* ponto.serviceSecretEnv: SERVICE_SECRET for a token holder (auth reads them all from the Secret mounted as a directory). */}}
+{{- define "ponto.serviceSecretEnv" -}}
+{{- if has .name (include "ponto.tokenHolders" .root | fromYamlArray) }}
+- name: SERVICE_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "ponto.serviceSecretsName" .root }}
+      key: {{ .name }}
+{{- end }}
+{{- end -}}

@@ -228,3 +228,31 @@ func (i *Issuer) Admin(t testing.TB) string {
 		Role:             jwtauth.RoleAdmin,
 	})
 }
+
+// Service mints the service token auth gives the service name
+// (jwtauth.RoleServico, audience jwtauth.AudienceInternal).
+func (i *Issuer) Service(t testing.TB, name string) string {
+	t.Helper()
+	now := time.Now()
+	return i.Mint(t, jwtauth.Claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Subject:   name,
+			Audience:  jwt.ClaimStrings{jwtauth.AudienceInternal},
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(jwtauth.ServiceTokenTTL)),
+		},
+		Role: jwtauth.RoleServico,
+	})
+}
+
+// Tokens is a svcclient token source handing out Service(name) tokens.
+func (i *Issuer) Tokens(t testing.TB, name string) StaticToken {
+	t.Helper()
+	return StaticToken(i.Service(t, name))
+}
+
+// StaticToken is a token source that always answers the same token.
+type StaticToken string
+
+// Token answers the token.
+func (s StaticToken) Token(context.Context) (string, error) { return string(s), nil }

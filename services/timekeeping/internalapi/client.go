@@ -27,8 +27,8 @@ func New(baseURL string, opts ...svcclient.Option) *Client {
 
 // NewSender is the client a source service's outbox relay delivers with
 // (its Sender): timekeeping at cfg.URL, each post bounded by cfg.Timeout.
-func NewSender(cfg outbox.Config) *Client {
-	return New(cfg.URL, svcclient.WithTimeout(cfg.Timeout))
+func NewSender(cfg outbox.Config, opts ...svcclient.Option) *Client {
+	return New(cfg.URL, append([]svcclient.Option{svcclient.WithTimeout(cfg.Timeout)}, opts...)...)
 }
 
 // PostEvento sends one event: POST /internal/eventos. aplicado is false

@@ -65,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func parseFlags(args []string, stderr io.Writer) (stack.Options, error) {
 	opts := stack.Defaults()
+	// make run keeps going when a service crashes: it is started again.
+	opts.RestartCrashed = true
 	fs := flag.NewFlagSet("stack", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {

@@ -3,10 +3,13 @@ package keys
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/ponto/ponto/pkg/clock"
 )
@@ -95,4 +98,16 @@ func renderJWKS(keys []Key) ([]byte, error) {
 		set.Keys = append(set.Keys, jwk{Kty: "OKP", Crv: "Ed25519", X: b64(k.Public), Kid: k.ID, Alg: "EdDSA", Use: "sig"})
 	}
 	return json.Marshal(set)
+}
+
+// Keyfunc finds the public key of a token's kid among the keyring's keys,
+// for auth's own verifier (the service tokens on its internal routes).
+func (r *Keyring) Keyfunc(t *jwt.Token) (any, error) {
+	kid, _ := t.Header["kid"].(string)
+	for _, k := range r.set.Load().keys {
+		if k.ID == kid {
+			return k.Public, nil
+		}
+	}
+	return nil, fmt.Errorf("keys: unknown kid %q", kid)
 }

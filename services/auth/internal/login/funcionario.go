@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -14,11 +13,11 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/mail"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/auth/internal/accounts"
 	"github.com/ponto/ponto/services/auth/internal/clients/employee"
 	"github.com/ponto/ponto/services/auth/internal/codes"
-	"github.com/ponto/ponto/services/auth/internal/ratelimit"
 	"github.com/ponto/ponto/services/auth/internal/tokens"
 )
 
@@ -49,10 +48,7 @@ func (h *Handlers) requestCode(c *fiber.Ctx) error {
 		return err
 	}
 	email := accounts.NormalizeEmail(in.Email)
-	hourly := ratelimit.Check{
-		Rule: ratelimit.Rule{Name: "codigo:email-hora", Limit: h.Limits.CodesPerHour, Window: time.Hour},
-		Key:  ratelimit.EmailKey(email),
-	}
+	hourly := ratelimit.Check{Name: "codigo:email-hora", Limit: ratelimit.PerHour(h.Limits.CodesPerHour), Key: ratelimit.EmailKey(email)}
 	if err := h.limit(c, "codigo", email, hourly); err != nil {
 		return err
 	}

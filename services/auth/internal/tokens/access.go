@@ -49,6 +49,7 @@ func (s *Signer) Sign(id Identity) (string, error) {
 		Role:          id.Role,
 		EmpresaID:     id.EmpresaID,
 		FuncionarioID: id.FuncionarioID,
+		SessionID:     id.SessionID,
 	}
 	// Sign only what a verifier would accept: a bug here must fail loudly
 	// in auth, not as a 401 in some other service.

@@ -47,9 +47,10 @@ func (h *Handlers) Routes(r fiber.Router) {
 	r.Post("/logout", h.logout)
 }
 
-// InternalRoutes registers the internal API (internal listener only).
-func (h *Handlers) InternalRoutes(r fiber.Router) {
-	r.Post("/internal/tokens/revogar", h.revokeAll)
+// InternalRoutes registers the internal API (internal listener only),
+// behind callers (the services allowed).
+func (h *Handlers) InternalRoutes(r fiber.Router, callers fiber.Handler) {
+	r.Post("/internal/tokens/revogar", callers, h.revokeAll)
 }
 
 type refreshRequest struct {
@@ -125,13 +126,27 @@ type refreshAnswer struct {
 	RefreshToken string `json:"refreshToken"`
 }
 
-// logout: POST /auth/logout {"refreshToken"} → 204. Possession of the
-// refresh token is the authority; an unknown token answers 204 as well, so
+// logout: POST /auth/logout {"refreshToken"} → 204: the session ends, its
+// refresh token and its access tokens (their sid) with it. Possession of
+// the refresh token is the authority; an unknown token answers 204 as well, so
 // the route tells nothing about which tokens exist.
 func (h *Handlers) logout(c *fiber.Ctx) error {
 	token, err := decodeRefresh(c)
 	if err != nil {
 		return err
+	}
+	// The session's access tokens first, everywhere at once, then the
+	// session: a failure leaves the refresh token to log out with again.
+	// Only a live session's: made-up tokens must not grow the revocations
+	// every service loads.
+	live, err := h.Refresh.Live(c.UserContext(), token)
+	if err != nil {
+		return err
+	}
+	if sid := SessionOf(token); live && sid != "" {
+		if err := revocation.RevokeSession(c.UserContext(), h.Refresh.RDB, h.RevocationPrefix, sid, h.Clock.Now()); err != nil {
+			return err
+		}
 	}
 	if err := h.Refresh.Revoke(c.UserContext(), token); err != nil {
 		return err

@@ -18,6 +18,10 @@ type Identity struct {
 	Subject       string
 	EmpresaID     int64
 	FuncionarioID int64
+	// SessionID is the login session's id (the access token's sid): the
+	// first half of its refresh family's hash, which tells nothing of
+	// the refresh token itself.
+	SessionID string
 }
 
 // Empresa is the identity of a company account.

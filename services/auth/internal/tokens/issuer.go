@@ -16,11 +16,13 @@ type Pair struct {
 
 // Issue signs an access token and stores a new refresh token for id.
 func (i *Issuer) Issue(ctx context.Context, id Identity) (Pair, error) {
-	access, err := i.Access.Sign(id)
+	// The session first: the access token names it (sid).
+	refresh, err := i.Refresh.Create(ctx, id)
 	if err != nil {
 		return Pair{}, err
 	}
-	refresh, err := i.Refresh.Create(ctx, id)
+	id.SessionID = SessionOf(refresh)
+	access, err := i.Access.Sign(id)
 	if err != nil {
 		return Pair{}, err
 	}

@@ -105,6 +105,31 @@ func randomString(n int) string {
 	return base64.RawURLEncoding.EncodeToString(raw)
 }
 
+// sessionID is the session id of a family's hash.
+func sessionID(familyHash string) string { return familyHash[:32] }
+
+// Live reports whether the token's session exists (current token or not).
+func (s *RefreshStore) Live(ctx context.Context, token string) (bool, error) {
+	p := parseToken(token)
+	if !p.ok {
+		return false, nil
+	}
+	n, err := s.RDB.Exists(ctx, s.familyKey(p.family)).Result()
+	if err != nil {
+		return false, fmt.Errorf("tokens: look up refresh token: %w", err)
+	}
+	return n == 1, nil
+}
+
+// SessionOf is the session id of a refresh token ("" when malformed).
+func SessionOf(token string) string {
+	p := parseToken(token)
+	if !p.ok {
+		return ""
+	}
+	return sessionID(p.family)
+}
+
 // newToken is a fresh token of family.
 func newToken(family string) string { return family + "." + randomString(refreshBytes) }
 
@@ -184,7 +209,8 @@ func (s *RefreshStore) Lookup(ctx context.Context, token string) (Identity, erro
 	}
 	empresaID, _ := strconv.ParseInt(f["empresaId"], 10, 64)
 	funcionarioID, _ := strconv.ParseInt(f["funcionarioId"], 10, 64)
-	return Identity{Role: f["role"], Subject: f["sub"], EmpresaID: empresaID, FuncionarioID: funcionarioID}, nil
+	return Identity{Role: f["role"], Subject: f["sub"], EmpresaID: empresaID, FuncionarioID: funcionarioID,
+		SessionID: sessionID(p.family)}, nil
 }
 
 // rotateScript replaces the session's current token hash, in one step:

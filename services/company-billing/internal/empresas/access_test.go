@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ponto/ponto/pkg/ratelimit"
 )
 
 func TestMeShowsOnlyTheCallersCompany(t *testing.T) {
@@ -160,7 +161,7 @@ func TestBloquearRevokesTokensAndRefusesTheCompany(t *testing.T) {
 	wantOutcome(t, "blocked company's /empresas/me", do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))),
 		outcome{http.StatusForbidden, "empresa_bloqueada"})
 	wantOutcome(t, "blocked company's login", do(t, http.MethodPost, e.internal+"/internal/empresas/login",
-		map[string]any{"email": validRequest(0)["email"], "password": "segredo123"}, nil), outcome{http.StatusForbidden, "empresa_bloqueada"})
+		map[string]any{"email": validRequest(0)["email"], "password": "segredo123"}, e.asAuth(t)), outcome{http.StatusForbidden, "empresa_bloqueada"})
 	if a := do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, other))); a.status != http.StatusOK {
 		t.Errorf("another company was blocked too: %d", a.status)
 	}
@@ -212,7 +213,7 @@ func TestInternalLogin(t *testing.T) {
 	id := e.mustRegister(t, 0)
 	email := validRequest(0)["email"].(string)
 	login := func(body any) answer {
-		return do(t, http.MethodPost, e.internal+"/internal/empresas/login", body, nil)
+		return do(t, http.MethodPost, e.internal+"/internal/empresas/login", body, e.asAuth(t))
 	}
 
 	a := login(map[string]any{"email": email, "password": "segredo123"})
@@ -248,7 +249,7 @@ func TestInternalLogin(t *testing.T) {
 func TestInternalGetEmpresa(t *testing.T) {
 	e := newEnv(t)
 	id := e.mustRegister(t, 0)
-	a := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
+	a := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, e.asAuth(t))
 	wantOutcome(t, "internal view", a, outcome{Status: http.StatusOK})
 	// No password hash: an unknown field fails decodeAs.
 	req := validRequest(0)
@@ -257,7 +258,63 @@ func TestInternalGetEmpresa(t *testing.T) {
 	if diff := cmp.Diff(want, decodeAs[wireCompany](t, a)); diff != "" {
 		t.Errorf("internal view (-want +got):\n%s", diff)
 	}
-	if a := do(t, http.MethodGet, e.internal+"/internal/empresas/999", nil, nil); a.status != http.StatusNotFound {
+	if a := do(t, http.MethodGet, e.internal+"/internal/empresas/999", nil, e.asAuth(t)); a.status != http.StatusNotFound {
 		t.Errorf("unknown: %d", a.status)
+	}
+}
+
+// Each internal route lets in its callers' service tokens only: no
+// token, a user's token, or another service's is refused, and a refused
+// login checks no password.
+func TestInternalRoutesNeedTheirCallers(t *testing.T) {
+	e := newEnv(t)
+	id := e.mustRegister(t, 0)
+	login := map[string]any{"email": validRequest(0)["email"], "password": "segredo123"}
+	get := e.internal + "/internal/empresas/" + strconv.FormatInt(id, 10)
+	for _, tc := range []struct {
+		name, method, url string
+		body              any
+		header            map[string]string
+		status            int
+	}{
+		{"login without a token", http.MethodPost, e.internal + "/internal/empresas/login", login, nil, http.StatusUnauthorized},
+		{"login with a company's token", http.MethodPost, e.internal + "/internal/empresas/login", login, bearer(e.iss.Empresa(t, id)), http.StatusUnauthorized},
+		{"login by timekeeping", http.MethodPost, e.internal + "/internal/empresas/login", login, bearer(e.iss.Service(t, "timekeeping")), http.StatusForbidden},
+		{"get without a token", http.MethodGet, get, nil, nil, http.StatusUnauthorized},
+		{"get by employee", http.MethodGet, get, nil, bearer(e.iss.Service(t, "employee")), http.StatusForbidden},
+		{"get by timekeeping", http.MethodGet, get, nil, bearer(e.iss.Service(t, "timekeeping")), http.StatusOK},
+		{"login by auth", http.MethodPost, e.internal + "/internal/empresas/login", login, e.asAuth(t), http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if a := do(t, tc.method, tc.url, tc.body, tc.header); a.status != tc.status {
+				t.Errorf("%d %s, want %d", a.status, a.raw, tc.status)
+			}
+		})
+	}
+}
+
+// The internal login has its own budget per e-mail, whoever calls it:
+// wrong passwords run it out, then even the right one is a 429, while
+// another e-mail still logs in.
+func TestInternalLoginLimitedPerEmail(t *testing.T) {
+	e := newEnv(t, withLoginLimit(ratelimit.PerMinute(3)))
+	e.mustRegister(t, 0)
+	e.mustRegister(t, 1)
+	login := func(email, password string) answer {
+		return do(t, http.MethodPost, e.internal+"/internal/empresas/login", map[string]any{"email": email, "password": password}, e.asAuth(t))
+	}
+	email := validRequest(0)["email"].(string)
+	var got []int
+	for _, pw := range []string{"errada-1", "errada-2", "errada-3", "segredo123"} {
+		got = append(got, login(email, pw).status)
+	}
+	if want := []int{401, 401, 401, 429}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	if a := login(strings.ToUpper(email), "segredo123"); a.status != http.StatusTooManyRequests {
+		t.Errorf("the same e-mail in capitals: %d, want 429", a.status)
+	}
+	if a := login(validRequest(1)["email"].(string), "segredo123"); a.status != http.StatusOK {
+		t.Errorf("another e-mail: %d %s", a.status, a.raw)
 	}
 }

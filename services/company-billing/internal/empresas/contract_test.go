@@ -37,12 +37,12 @@ func TestInternalAPIContract(t *testing.T) {
 	}
 	// Generous: the login's bcrypt under the race detector on a busy
 	// machine takes seconds.
-	api := internalapi.New(e.internal, svcclient.WithTimeout(30*time.Second))
+	api := internalapi.New(e.internal, svcclient.WithTimeout(30*time.Second), svcclient.WithTokens(e.iss.Tokens(t, "auth")))
 
 	t.Run("get", func(t *testing.T) {
 		var got []internalapi.Empresa
 		for _, id := range ids {
-			a := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil)
+			a := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, e.asAuth(t))
 			if a.status != http.StatusOK {
 				t.Fatalf("%d %s", a.status, a.raw)
 			}
@@ -59,7 +59,7 @@ func TestInternalAPIContract(t *testing.T) {
 	})
 	t.Run("login", func(t *testing.T) {
 		email, password := validRequest(0)["email"].(string), validRequest(0)["password"].(string)
-		a := do(t, http.MethodPost, e.internal+"/internal/empresas/login", internalapi.Login{Email: email, Password: password}, nil)
+		a := do(t, http.MethodPost, e.internal+"/internal/empresas/login", internalapi.Login{Email: email, Password: password}, e.asAuth(t))
 		if a.status != http.StatusOK {
 			t.Fatalf("%d %s", a.status, a.raw)
 		}

@@ -15,7 +15,7 @@ import (
 func (e *env) zoneEverywhere(t *testing.T, id int64, zone string) {
 	t.Helper()
 	me := decodeAs[wireEmpresa](t, do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))))
-	internal := decodeAs[wireCompany](t, do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil))
+	internal := decodeAs[wireCompany](t, do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, e.asAuth(t)))
 	admin := decodeAs[wirePage[wireCompany]](t, do(t, http.MethodGet, e.public+"/admin/empresas?tamanho=100", nil, bearer(e.iss.Admin(t))))
 	listed := ""
 	for _, it := range admin.Itens {

@@ -21,6 +21,8 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
 	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/logging/logtest"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/pkg/svcclient"
 	authapi "github.com/ponto/ponto/services/auth/internalapi"
 	"github.com/ponto/ponto/services/company-billing/internal/estabelecimentos"
@@ -54,6 +56,7 @@ type envConfig struct {
 	stripeURL   string
 	authStatus  int
 	defaultZone string
+	loginLimit  *ratelimit.Limit
 }
 
 // withDefaultZone sets the configured zone of new companies
@@ -62,6 +65,12 @@ func withDefaultZone(z string) envOption { return func(c *envConfig) { c.default
 
 // withStripeURL points the service at another Stripe (e.g. a dead port).
 func withStripeURL(u string) envOption { return func(c *envConfig) { c.stripeURL = u } }
+
+// withLoginLimit limits the internal login per e-mail.
+func withLoginLimit(l ratelimit.Limit) envOption { return func(c *envConfig) { c.loginLimit = &l } }
+
+// asAuth is the header of a call by the auth service.
+func (e *env) asAuth(t *testing.T) map[string]string { return bearer(e.iss.Service(t, "auth")) }
 
 // withAuthFailing makes the auth stand-in answer status to revocations.
 func withAuthFailing(status int) envOption { return func(c *envConfig) { c.authStatus = status } }
@@ -105,12 +114,15 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	}, log)
 	verifier := e.iss.NewVerifier(t)
 	svc.Public(srv.Public, verifier)
-	svc.Internal(srv.Internal)
+	if cfg.loginLimit != nil {
+		svc.LoginLimit = LoginLimit(ratelimit.New(redistest.New(t), redistest.Prefix(t), log), *cfg.loginLimit)
+	}
+	svc.Internal(srv.Internal, verifier)
 	e.employee = newEmployeeStandIn(t)
 	ests := &estabelecimentos.Handlers{Store: estabelecimentos.NewStore(e.db),
 		Funcionarios: employeeapi.New(e.employee.srv.URL, svcclient.WithRetries(0)), Log: log}
 	ests.Public(srv.Public, verifier)
-	ests.Internal(srv.Internal)
+	ests.Internal(srv.Internal, verifier)
 	r := servertest.Start(t, srv)
 	e.public, e.internal = r.Public, r.Internal
 	return e

@@ -38,6 +38,11 @@ func (s *Service) login(c *fiber.Ctx) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
+	if s.LoginLimit != nil {
+		if err := s.LoginLimit(c.UserContext(), req.Email); err != nil {
+			return err
+		}
+	}
 	e, err := s.Store.ByEmail(c.UserContext(), req.Email)
 	if err != nil && !errors.Is(err, errNotFound) {
 		return err

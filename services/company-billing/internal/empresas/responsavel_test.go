@@ -45,7 +45,7 @@ func (e *env) events(t *testing.T, id int64) []repEvent {
 func (e *env) responsavelEverywhere(t *testing.T, id int64, resp *wireResponsavel) {
 	t.Helper()
 	me := decodeAs[wireEmpresa](t, do(t, http.MethodGet, e.public+"/empresas/me", nil, bearer(e.iss.Empresa(t, id))))
-	internal := decodeAs[wireCompany](t, do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, nil))
+	internal := decodeAs[wireCompany](t, do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10), nil, e.asAuth(t)))
 	type views struct{ Me, Internal *wireResponsavel }
 	if diff := cmp.Diff(views{resp, resp}, views{me.Responsavel, internal.Responsavel}); diff != "" {
 		t.Errorf("company %d's responsavel (-want +got):\n%s", id, diff)

@@ -9,11 +9,13 @@ package empresas
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/services/company-billing/internal/plans"
 	"github.com/ponto/ponto/services/company-billing/internal/stripebilling"
 )
@@ -39,6 +41,18 @@ type Service struct {
 	// RegistrationLimit bounds POST /empresas per client address (nil:
 	// no limit).
 	RegistrationLimit fiber.Handler
+	// LoginLimit spends one internal login of an e-mail's budget (nil: no
+	// limit); its error is the answer.
+	LoginLimit func(ctx context.Context, email string) error
+}
+
+// LoginLimit is the Service's LoginLimit on l: limit per normalised
+// e-mail, failing closed (an unlimited login helps guessing).
+func LoginLimit(l *ratelimit.Limiter, limit ratelimit.Limit) func(context.Context, string) error {
+	return func(ctx context.Context, email string) error {
+		key := ratelimit.EmailKey(strings.ToLower(strings.TrimSpace(email)))
+		return l.AllowAll(ctx, ratelimit.FailClosed, ratelimit.Check{Name: "login:email", Limit: limit, Key: key})
+	}
 }
 
 // Public registers the public routes on r: registration without a token,
@@ -60,8 +74,9 @@ func (s *Service) Public(r fiber.Router, v *jwtauth.Verifier) {
 	admin.Put("/:empresaId/desbloquear", s.desbloquear)
 }
 
-// Internal registers the internal API auth calls on r.
-func (s *Service) Internal(r fiber.Router) {
-	r.Post("/internal/empresas/login", s.login)
-	r.Get("/internal/empresas/:empresaId", s.get)
+// Internal registers the internal API on r, each route behind the
+// service tokens of its callers.
+func (s *Service) Internal(r fiber.Router, v *jwtauth.Verifier) {
+	r.Post("/internal/empresas/login", v.Services("auth"), s.login)
+	r.Get("/internal/empresas/:empresaId", v.Services("auth", "timekeeping"), s.get)
 }

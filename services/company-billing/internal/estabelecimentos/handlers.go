@@ -43,8 +43,8 @@ func (h *Handlers) Public(r fiber.Router, v *jwtauth.Verifier) {
 }
 
 // Internal registers employee's read of an establishment on r.
-func (h *Handlers) Internal(r fiber.Router) {
-	r.Get("/internal/empresas/:empresaId/estabelecimentos/:estabelecimentoId", h.get)
+func (h *Handlers) Internal(r fiber.Router, v *jwtauth.Verifier) {
+	r.Get("/internal/empresas/:empresaId/estabelecimentos/:estabelecimentoId", v.Services("employee"), h.get)
 }
 
 // list is GET /empresas/me/estabelecimentos: the caller's, principal

@@ -31,13 +31,22 @@ type Departamento = internalapi.Departamento
 // {"nome":"Vendas","segmentos":["Equipe A","Equipe B"]}. empresaId is
 // optional; when sent it must be the caller's company.
 type createInput struct {
-	EmpresaID int64    `json:"empresaId"`
+	EmpresaID *int64   `json:"empresaId"`
 	Nome      string   `json:"nome"`
 	Segmentos []string `json:"segmentos"`
 }
 
-// Empresa is the company the body names (request.CompanyBody).
-func (in *createInput) Empresa() int64 { return in.EmpresaID }
+// Empresa is the company the body names (request.CompanyBody): 0 when
+// absent, -1 for a sent id that is no company's (0 or negative).
+func (in *createInput) Empresa() int64 {
+	switch {
+	case in.EmpresaID == nil:
+		return 0
+	case *in.EmpresaID <= 0:
+		return -1
+	}
+	return *in.EmpresaID
+}
 
 // check validates the body and numbers the segments.
 func (in createInput) check(empresaID int64) (Departamento, error) {

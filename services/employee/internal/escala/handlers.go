@@ -3,6 +3,8 @@ package escala
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/jwtauth"
+
 	"github.com/ponto/ponto/services/employee/internal/request"
 )
 
@@ -22,7 +24,7 @@ func (h *Handlers) Public(r fiber.Router) {
 }
 
 // Internal mounts the service-to-service routes (docs/internal-api.md).
-func (h *Handlers) Internal(r fiber.Router) {
+func (h *Handlers) Internal(r fiber.Router, v *jwtauth.Verifier) {
 	// GET /internal/funcionarios/{id}/escala: the employee's schedule.
-	r.Get("/internal/funcionarios/:funcionarioId/escala", request.ByID("funcionarioId", h.store.OfFuncionario))
+	r.Get("/internal/funcionarios/:funcionarioId/escala", v.Services("timekeeping"), request.ByID("funcionarioId", h.store.OfFuncionario))
 }

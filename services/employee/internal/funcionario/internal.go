@@ -11,6 +11,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/pkg/jwtauth"
+
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/services/employee/internal/request"
@@ -25,19 +27,20 @@ const (
 )
 
 // Internal mounts the service-to-service routes (docs/internal-api.md).
-// They are reachable only on the internal listener; callers are other
-// ponto services, so they answer any company's employee.
-func (h *Handlers) Internal(r fiber.Router) {
+// They are reachable only on the internal listener, each behind the
+// service tokens of its callers (v.Services); those are other ponto
+// services, so they answer any company's employee.
+func (h *Handlers) Internal(r fiber.Router, v *jwtauth.Verifier) {
 	// por-email before :funcionarioId, which would otherwise take it.
-	r.Get("/internal/funcionarios", h.internalByIDs)
-	r.Get("/internal/funcionarios/por-email", h.internalByEmail)
-	r.Get("/internal/funcionarios/vinculos", h.internalEmployments)
-	r.Get("/internal/funcionarios/:funcionarioId", request.ByID("funcionarioId", h.internalByID))
-	r.Put("/internal/funcionarios/:funcionarioId/foto", h.internalSetFoto)
-	r.Put("/internal/funcionarios/:funcionarioId/code-verify", h.internalSetCodeVerify)
-	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", h.internalQuadro)
-	r.Get("/internal/empresas/:empresaId/quadro", h.internalQuadroEmpresa)
-	r.Get("/internal/empresas/:empresaId/estabelecimentos/:estabelecimentoId/ativos", h.internalAtivos)
+	r.Get("/internal/funcionarios", v.Services("timekeeping"), h.internalByIDs)
+	r.Get("/internal/funcionarios/por-email", v.Services("auth"), h.internalByEmail)
+	r.Get("/internal/funcionarios/vinculos", v.Services("auth"), h.internalEmployments)
+	r.Get("/internal/funcionarios/:funcionarioId", v.Services("auth", "timekeeping", "media"), request.ByID("funcionarioId", h.internalByID))
+	r.Put("/internal/funcionarios/:funcionarioId/foto", v.Services("media"), h.internalSetFoto)
+	r.Put("/internal/funcionarios/:funcionarioId/code-verify", v.Services("auth"), h.internalSetCodeVerify)
+	r.Get("/internal/empresas/:empresaId/departamentos/por-nome/:nome/quadro", v.Services("timekeeping"), h.internalQuadro)
+	r.Get("/internal/empresas/:empresaId/quadro", v.Services("timekeeping"), h.internalQuadroEmpresa)
+	r.Get("/internal/empresas/:empresaId/estabelecimentos/:estabelecimentoId/ativos", v.Services("company-billing"), h.internalAtivos)
 }
 
 // internalAtivos is company-billing's check before it deactivates an

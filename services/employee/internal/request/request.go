@@ -48,6 +48,9 @@ func QueryBool(c *fiber.Ctx, name string) (*bool, error) {
 // the caller's. It is a 403 rather than a 404: nothing of the other
 // company is looked up or revealed, the caller simply may not act for it.
 func SameEmpresa(caller *jwtauth.Claims, empresaID int64) error {
+	if empresaID < 0 {
+		return domainerr.Invalid(map[string]string{"empresaId": "deve ser um número positivo"})
+	}
 	if empresaID > 0 && empresaID != caller.EmpresaID {
 		return domainerr.Forbidden("empresa_divergente", "empresaId não corresponde à empresa do token")
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/brdocs"
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
@@ -139,7 +140,14 @@ func NewHandlers(db *pgxpool.Pool, zones Zones, clk *clock.Clock) *Handlers {
 }
 
 // Internal mounts POST /internal/eventos on r (the internal listener).
-func (h *Handlers) Internal(r fiber.Router) { r.Post(internalapi.Path, h.receive) }
+// Internal registers the route behind the service tokens of the sources.
+func (h *Handlers) Internal(r fiber.Router, v *jwtauth.Verifier) {
+	r.Post(internalapi.Path, v.Services("employee", "company-billing"), h.receive)
+}
+
+// errOrigemAlheia refuses an event whose origem is not its caller: a
+// service may only write its own events into the REP's records.
+var errOrigemAlheia = apierr.Forbidden("o evento deve ter como origem o próprio serviço que o envia")
 
 // errForaDeOrdem carries the sequence expected.
 type errForaDeOrdem struct{ esperada int64 }
@@ -159,6 +167,9 @@ func (h *Handlers) receive(c *fiber.Ctx) error {
 	}
 	if err := check(e); err != nil {
 		return err
+	}
+	if e.Origem != jwtauth.ServiceName(c) {
+		return errOrigemAlheia
 	}
 	ctx := c.UserContext()
 	zone, err := h.zones.Empresa(ctx, e.EmpresaID)

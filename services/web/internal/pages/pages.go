@@ -42,6 +42,11 @@ type Config struct {
 	// LimitPosts, when set, runs before every unsafe request: the per-IP
 	// budget of form posts and punches (pkg/ratelimit).
 	LimitPosts fiber.Handler
+	// LimitLogins, when set, runs before the login posts: each client
+	// address's own login budget, kept here in front of the API, whose
+	// per-address limit sees this service's address for every person:
+	// one abuser must run out of his budget, not of everyone's.
+	LimitLogins fiber.Handler
 }
 
 // Pages holds what every handler needs.
@@ -76,6 +81,21 @@ func New(cfg Config, client *api.Client, codec *session.Codec, clk *clock.Clock,
 // CookieName is the session cookie's name.
 func (p *Pages) CookieName() string { return p.cookie }
 
+// loginPaths are the posts that try credentials or ask for a code.
+var loginPaths = []string{"/empresa/entrar", "/funcionario/entrar", "/funcionario/codigo"}
+
+// limited runs limit (which calls c.Next when the budget allows) and
+// turns an exhausted budget into a page with Retry-After.
+func (p *Pages) limited(c *fiber.Ctx, limit fiber.Handler) error {
+	err := limit(c)
+	if e, ok := apierr.As(err); ok && e.Status == http.StatusTooManyRequests {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
+		return p.errorPage(c, &api.Error{Status: e.Status, Code: e.Code,
+			Message: "muitas tentativas em pouco tempo; aguarde um minuto e tente de novo"})
+	}
+	return err
+}
+
 // Routes registers every page on app.
 func (p *Pages) Routes(app *fiber.App) {
 	app.Use(p.headers)
@@ -86,14 +106,13 @@ func (p *Pages) Routes(app *fiber.App) {
 			if c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead {
 				return c.Next()
 			}
-			err := p.cfg.LimitPosts(c)
-			if e, ok := apierr.As(err); ok && e.Status == http.StatusTooManyRequests {
-				c.Set(fiber.HeaderRetryAfter, strconv.Itoa(e.RetryAfter))
-				return p.errorPage(c, &api.Error{Status: e.Status, Code: e.Code,
-					Message: "muitas tentativas em pouco tempo; aguarde um minuto e tente de novo"})
-			}
-			return err
+			return p.limited(c, p.cfg.LimitPosts)
 		})
+	}
+	if p.cfg.LimitLogins != nil {
+		for _, path := range loginPaths {
+			app.Post(path, func(c *fiber.Ctx) error { return p.limited(c, p.cfg.LimitLogins) })
+		}
 	}
 	app.Use(p.csrf)
 	app.Get("/", p.home)

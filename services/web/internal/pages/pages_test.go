@@ -15,6 +15,8 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/ratelimit"
+	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/services/web/internal/api"
 	"github.com/ponto/ponto/services/web/internal/assets"
 	"github.com/ponto/ponto/services/web/internal/session"
@@ -31,6 +33,11 @@ func newApp(t *testing.T, secure bool) (*fiber.App, *Pages) {
 
 func newAppLimited(t *testing.T, secure bool, limit fiber.Handler) (*fiber.App, *Pages) {
 	t.Helper()
+	return newAppLimits(t, secure, Config{LimitPosts: limit})
+}
+
+func newAppLimits(t *testing.T, secure bool, limits Config) (*fiber.App, *Pages) {
+	t.Helper()
 	a, err := assets.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +47,8 @@ func newAppLimited(t *testing.T, secure bool, limit fiber.Handler) (*fiber.App, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(Config{SecureCookies: secure, DefaultTZ: "America/Sao_Paulo", Plans: []string{"basic"}, LimitPosts: limit},
+	p, err := New(Config{SecureCookies: secure, DefaultTZ: "America/Sao_Paulo", Plans: []string{"basic"},
+		LimitPosts: limits.LimitPosts, LimitLogins: limits.LimitLogins},
 		api.New("http://127.0.0.1:1", time.Second), codec, clk, a, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -180,5 +188,33 @@ func TestAnExhaustedBudgetIsAPage(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "30" ||
 		!strings.Contains(string(body), "muitas tentativas") {
 		t.Fatalf("exhausted budget = %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+// TestLoginsHaveTheirOwnBudget: the web client's own per-address login
+// budget (real pkg/ratelimit on Redis) refuses an address's third login
+// post in a minute with a page, before the API's limit, while the other
+// posts of that address are not counted against it.
+func TestLoginsHaveTheirOwnBudget(t *testing.T) {
+	limiter := ratelimit.New(redistest.New(t), redistest.Prefix(t), slog.New(slog.DiscardHandler))
+	logins, err := limiter.PerIP("login", "2/min", ratelimit.FailOpen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, _ := newAppLimits(t, false, Config{LimitLogins: logins})
+	post := func(path string) int {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader("email=a%40b.c&senha=x"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return do(t, app, req).StatusCode
+	}
+	var got []int
+	for _, path := range []string{"/empresa/entrar", "/funcionario/codigo", "/funcionario/entrar", "/empresa/cadastro"} {
+		got = append(got, post(path))
+	}
+	// Without a session's CSRF token the first two get past the budget and
+	// are refused by the CSRF check (403); the third is out of budget.
+	if got[0] == http.StatusTooManyRequests || got[1] == http.StatusTooManyRequests ||
+		got[2] != http.StatusTooManyRequests || got[3] == http.StatusTooManyRequests {
+		t.Errorf("statuses %v: want the third login post alone refused with 429", got)
 	}
 }
