@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
@@ -69,6 +71,19 @@ func TestChainPerEstablishment(t *testing.T) {
 	}
 	want(t, post(evento("employee", empresaID, 1, core.EventoFuncionarioIncluido, emp(0, -1))), 200)
 	e.punch(w, local(2026, 3, 9, 9, 0)) // principal NSR 3
+	// The timesheet names the employee's establishment: none while
+	// timekeeping was not told of it.
+	espelhoEstab := func() map[string]any {
+		t.Helper()
+		r := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2026-03", w.id), c.token, nil)
+		want(t, r, 200)
+		var esp struct{ Estabelecimento map[string]any }
+		r.into(t, &esp)
+		return esp.Estabelecimento
+	}
+	if got := espelhoEstab(); got != nil {
+		t.Errorf("timesheet's establishment before any was told: %v, want null", got)
+	}
 
 	// The principal establishment, told by migration: the same chain, and
 	// no new type 2 (it repeats the company's identification).
@@ -84,6 +99,10 @@ func TestChainPerEstablishment(t *testing.T) {
 	filial := branchCNPJ(empresaID, 2)
 	want(t, post(evento("company-billing", empresaID, 4, core.EventoEstabelecimentoIncluido,
 		map[string]any{"estabelecimento": estab(502, false, "cnpj", filial), "empresa": empresa(filial, "")})), 200)
+
+	if d := cmp.Diff(map[string]any{"id": 500.0, "tipo": "cnpj", "numero": matriz, "nome": "Unidade"}, espelhoEstab()); d != "" {
+		t.Errorf("timesheet's establishment (-want +got):\n%s", d)
+	}
 
 	// Refused, nothing written: a second principal (409); a bad CNPJ,
 	// an unknown type (400); an employee of an establishment not told of
