@@ -194,6 +194,54 @@ func TestChainPerEstablishment(t *testing.T) {
 	if err != nil || res.Broken != 0 {
 		t.Fatalf("chain audit over the three chains: %+v, %v", res, err)
 	}
+	// The audit's state names every chain, the principal's also at the
+	// top level; another company sees only its own (never audited).
+	type cadeia struct {
+		EstabelecimentoID   *int64
+		Principal           bool
+		Nome                *string
+		UltimoNsrVerificado int64
+		Verificado, Integra bool
+	}
+	type estado struct {
+		UltimoNsrVerificado int64
+		Integra             bool
+		Estabelecimentos    []cadeia
+	}
+	audit := func(token string) estado {
+		t.Helper()
+		r := e.pub("GET", "/registropontos/cadeia", token, nil)
+		want(t, r, 200)
+		var got struct {
+			UltimoNsrVerificado int64
+			Integra             bool
+			Estabelecimentos    []struct {
+				cadeia
+				VerificadoEm *time.Time
+			}
+		}
+		r.into(t, &got)
+		out := estado{UltimoNsrVerificado: got.UltimoNsrVerificado, Integra: got.Integra}
+		for _, c := range got.Estabelecimentos {
+			c.cadeia.Verificado = c.VerificadoEm != nil
+			out.Estabelecimentos = append(out.Estabelecimentos, c.cadeia)
+		}
+		return out
+	}
+	id := func(n int64) *int64 { return &n }
+	unidade := "Unidade"
+	// Principal: NSR 1-4 above; the site: its type 2; the branch: 2, 5 I, 2.
+	if d := cmp.Diff(estado{UltimoNsrVerificado: 4, Integra: true, Estabelecimentos: []cadeia{
+		{id(500), true, &unidade, 4, true, true},
+		{id(501), false, &unidade, 1, true, true},
+		{id(502), false, &unidade, 3, true, true},
+	}}, audit(c.token)); d != "" {
+		t.Errorf("GET /registropontos/cadeia (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(estado{Integra: true, Estabelecimentos: []cadeia{{nil, true, nil, 0, false, true}}},
+		audit(other.token)); d != "" {
+		t.Errorf("another company's GET /registropontos/cadeia (-want +got):\n%s", d)
+	}
 }
 
 func checkRecs[T comparable](t *testing.T, what string, got, want []T) {
