@@ -260,3 +260,73 @@ func checkRecs[T comparable](t *testing.T, what string, got, want []T) {
 		}
 	}
 }
+
+// The documents name the employee's establishment: a punch of a branch
+// with its own CNPJ is checked publicly under that CNPJ, one of a
+// building site (CNO) under the company's CNPJ with the CNO shown, one of
+// the principal chain as before; the timesheet names each employee's.
+func TestEstablishmentOnDocuments(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const empresaID = 33
+	c := e.company(empresaID)
+	post := func(ev map[string]any) response { return call(t, e.internal, "POST", "/internal/eventos", "", ev) }
+	filial, cno := branchCNPJ(empresaID, 2), "123456789033"
+	empresa := map[string]any{"cnpj": companyCNPJ(empresaID), "razaoSocial": "Padaria 33 Ltda", "local": "Rua A, 1",
+		"responsavel": map[string]any{"nome": "Rita Lima", "cpf": brdocstest.CPF(next())}}
+	e.clock.Set(local(2026, 3, 9, 8, 0))
+	want(t, post(evento("company-billing", empresaID, 1, core.EventoEmpresaIncluida, map[string]any{"empresa": empresa})), 200)
+	for i, est := range []map[string]any{
+		{"id": 600, "principal": true, "tipo": "cnpj", "numero": core.Plain(companyCNPJ(empresaID)), "nome": "Matriz"},
+		{"id": 601, "principal": false, "tipo": "cnpj", "numero": filial, "nome": "Filial Centro"},
+		{"id": 602, "principal": false, "tipo": "cno", "numero": cno, "nome": "Obra Norte"},
+	} {
+		est["ativo"] = true
+		want(t, post(evento("company-billing", empresaID, int64(i+2), core.EventoEstabelecimentoIncluido,
+			map[string]any{"estabelecimento": est, "empresa": empresa})), 200)
+	}
+	escala := e.escala(c, "Comercial", standard())
+	type estab struct {
+		ID                 int64
+		Tipo, Numero, Nome string
+	}
+	for _, tc := range []struct {
+		estabelecimento int64
+		cnpj            string
+		want            *estab
+	}{
+		{0, companyCNPJ(empresaID), nil},
+		{601, filial[0:2] + "." + filial[2:5] + "." + filial[5:8] + "/" + filial[8:12] + "-" + filial[12:14],
+			&estab{601, "cnpj", filial, "Filial Centro"}},
+		{602, companyCNPJ(empresaID), &estab{602, "cno", cno, "Obra Norte"}},
+	} {
+		w := e.funcionario(c, escala, map[string]any{"estabelecimentoId": tc.estabelecimento})
+		p := e.punch(w, local(2026, 3, 9, 9, 0))
+		r := e.pub("GET", "/verificacao/"+p["hash"].(string), "", nil)
+		want(t, r, 200)
+		var got struct {
+			CNPJEmpregador   string
+			CadeiaVerificada bool
+			Estabelecimento  *estab
+		}
+		r.into(t, &got)
+		if got.CNPJEmpregador != tc.cnpj || !got.CadeiaVerificada {
+			t.Errorf("establishment %d: public check %s, want CNPJ %s and a verified chain", tc.estabelecimento, r.body, tc.cnpj)
+		}
+		if tc.estabelecimento == 0 {
+			if got.Estabelecimento != nil {
+				t.Errorf("principal chain: public check names an establishment: %s", r.body)
+			}
+			tc.want = &estab{600, "cnpj", core.Plain(companyCNPJ(empresaID)), "Matriz"} // the timesheet names it
+		} else if d := cmp.Diff(tc.want, got.Estabelecimento); d != "" {
+			t.Errorf("establishment %d: public check (-want +got):\n%s", tc.estabelecimento, d)
+		}
+		r = e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2026-03", w.id), c.token, nil)
+		want(t, r, 200)
+		var esp struct{ Estabelecimento *estab }
+		r.into(t, &esp)
+		if d := cmp.Diff(tc.want, esp.Estabelecimento); d != "" {
+			t.Errorf("establishment %d: timesheet (-want +got):\n%s", tc.estabelecimento, d)
+		}
+	}
+}
