@@ -81,12 +81,11 @@ func auditoria(c Checkpoint) Auditoria {
 
 // ReadCheckpoints returns the checkpoint of every chain of company
 // empresaID, the principal first (always there, audited or not), then
-// each other establishment's by id: those with records or an audit and
-// those told of by company-billing, with no record yet.
+// each other establishment's by id, records or not: a branch's chain
+// starts only once company-billing told of it (ledger.ChainIn).
 func ReadCheckpoints(ctx context.Context, q database.Querier, empresaID int64) ([]ChainCheckpoint, error) {
 	rows, err := q.Query(ctx, `WITH chains AS (
 			SELECT 0::bigint AS est
-			UNION SELECT estabelecimento_id FROM cadeias WHERE empresa_id = $1
 			UNION SELECT estabelecimento_id FROM auditorias_cadeia WHERE empresa_id = $1
 			UNION SELECT id FROM estabelecimentos WHERE empresa_id = $1 AND NOT principal)
 		SELECT ch.est, s.id, s.nome, a.ultimo_nsr, a.ultimo_hash::text, a.nsr_quebra, a.verificado_em,
