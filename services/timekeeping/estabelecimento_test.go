@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ponto/ponto/pkg/brdocs/brdocstest"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
@@ -69,6 +71,19 @@ func TestChainPerEstablishment(t *testing.T) {
 	}
 	want(t, post(evento("employee", empresaID, 1, core.EventoFuncionarioIncluido, emp(0, -1))), 200)
 	e.punch(w, local(2026, 3, 9, 9, 0)) // principal NSR 3
+	// The timesheet names the employee's establishment: none while
+	// timekeeping was not told of it.
+	espelhoEstab := func() map[string]any {
+		t.Helper()
+		r := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2026-03", w.id), c.token, nil)
+		want(t, r, 200)
+		var esp struct{ Estabelecimento map[string]any }
+		r.into(t, &esp)
+		return esp.Estabelecimento
+	}
+	if got := espelhoEstab(); got != nil {
+		t.Errorf("timesheet's establishment before any was told: %v, want null", got)
+	}
 
 	// The principal establishment, told by migration: the same chain, and
 	// no new type 2 (it repeats the company's identification).
@@ -84,6 +99,10 @@ func TestChainPerEstablishment(t *testing.T) {
 	filial := branchCNPJ(empresaID, 2)
 	want(t, post(evento("company-billing", empresaID, 4, core.EventoEstabelecimentoIncluido,
 		map[string]any{"estabelecimento": estab(502, false, "cnpj", filial), "empresa": empresa(filial, "")})), 200)
+
+	if d := cmp.Diff(map[string]any{"id": 500.0, "tipo": "cnpj", "numero": matriz, "nome": "Unidade"}, espelhoEstab()); d != "" {
+		t.Errorf("timesheet's establishment (-want +got):\n%s", d)
+	}
 
 	// Refused, nothing written: a second principal (409); a bad CNPJ,
 	// an unknown type (400); an employee of an establishment not told of
@@ -175,6 +194,54 @@ func TestChainPerEstablishment(t *testing.T) {
 	if err != nil || res.Broken != 0 {
 		t.Fatalf("chain audit over the three chains: %+v, %v", res, err)
 	}
+	// The audit's state names every chain, the principal's also at the
+	// top level; another company sees only its own (never audited).
+	type cadeia struct {
+		EstabelecimentoID   *int64
+		Principal           bool
+		Nome                *string
+		UltimoNsrVerificado int64
+		Verificado, Integra bool
+	}
+	type estado struct {
+		UltimoNsrVerificado int64
+		Integra             bool
+		Estabelecimentos    []cadeia
+	}
+	audit := func(token string) estado {
+		t.Helper()
+		r := e.pub("GET", "/registropontos/cadeia", token, nil)
+		want(t, r, 200)
+		var got struct {
+			UltimoNsrVerificado int64
+			Integra             bool
+			Estabelecimentos    []struct {
+				cadeia
+				VerificadoEm *time.Time
+			}
+		}
+		r.into(t, &got)
+		out := estado{UltimoNsrVerificado: got.UltimoNsrVerificado, Integra: got.Integra}
+		for _, c := range got.Estabelecimentos {
+			c.cadeia.Verificado = c.VerificadoEm != nil
+			out.Estabelecimentos = append(out.Estabelecimentos, c.cadeia)
+		}
+		return out
+	}
+	id := func(n int64) *int64 { return &n }
+	unidade := "Unidade"
+	// Principal: NSR 1-4 above; the site: its type 2; the branch: 2, 5 I, 2.
+	if d := cmp.Diff(estado{UltimoNsrVerificado: 4, Integra: true, Estabelecimentos: []cadeia{
+		{id(500), true, &unidade, 4, true, true},
+		{id(501), false, &unidade, 1, true, true},
+		{id(502), false, &unidade, 3, true, true},
+	}}, audit(c.token)); d != "" {
+		t.Errorf("GET /registropontos/cadeia (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(estado{Integra: true, Estabelecimentos: []cadeia{{nil, true, nil, 0, false, true}}},
+		audit(other.token)); d != "" {
+		t.Errorf("another company's GET /registropontos/cadeia (-want +got):\n%s", d)
+	}
 }
 
 func checkRecs[T comparable](t *testing.T, what string, got, want []T) {
@@ -190,6 +257,76 @@ func checkRecs[T comparable](t *testing.T, what string, got, want []T) {
 		if n != 0 {
 			t.Errorf("%s AFD: %v\n got %+v\nwant %+v (in any order)", what, k, got, want)
 			return
+		}
+	}
+}
+
+// The documents name the employee's establishment: a punch of a branch
+// with its own CNPJ is checked publicly under that CNPJ, one of a
+// building site (CNO) under the company's CNPJ with the CNO shown, one of
+// the principal chain as before; the timesheet names each employee's.
+func TestEstablishmentOnDocuments(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const empresaID = 33
+	c := e.company(empresaID)
+	post := func(ev map[string]any) response { return call(t, e.internal, "POST", "/internal/eventos", "", ev) }
+	filial, cno := branchCNPJ(empresaID, 2), "123456789033"
+	empresa := map[string]any{"cnpj": companyCNPJ(empresaID), "razaoSocial": "Padaria 33 Ltda", "local": "Rua A, 1",
+		"responsavel": map[string]any{"nome": "Rita Lima", "cpf": brdocstest.CPF(next())}}
+	e.clock.Set(local(2026, 3, 9, 8, 0))
+	want(t, post(evento("company-billing", empresaID, 1, core.EventoEmpresaIncluida, map[string]any{"empresa": empresa})), 200)
+	for i, est := range []map[string]any{
+		{"id": 600, "principal": true, "tipo": "cnpj", "numero": core.Plain(companyCNPJ(empresaID)), "nome": "Matriz"},
+		{"id": 601, "principal": false, "tipo": "cnpj", "numero": filial, "nome": "Filial Centro"},
+		{"id": 602, "principal": false, "tipo": "cno", "numero": cno, "nome": "Obra Norte"},
+	} {
+		est["ativo"] = true
+		want(t, post(evento("company-billing", empresaID, int64(i+2), core.EventoEstabelecimentoIncluido,
+			map[string]any{"estabelecimento": est, "empresa": empresa})), 200)
+	}
+	escala := e.escala(c, "Comercial", standard())
+	type estab struct {
+		ID                 int64
+		Tipo, Numero, Nome string
+	}
+	for _, tc := range []struct {
+		estabelecimento int64
+		cnpj            string
+		want            *estab
+	}{
+		{0, companyCNPJ(empresaID), nil},
+		{601, filial[0:2] + "." + filial[2:5] + "." + filial[5:8] + "/" + filial[8:12] + "-" + filial[12:14],
+			&estab{601, "cnpj", filial, "Filial Centro"}},
+		{602, companyCNPJ(empresaID), &estab{602, "cno", cno, "Obra Norte"}},
+	} {
+		w := e.funcionario(c, escala, map[string]any{"estabelecimentoId": tc.estabelecimento})
+		p := e.punch(w, local(2026, 3, 9, 9, 0))
+		r := e.pub("GET", "/verificacao/"+p["hash"].(string), "", nil)
+		want(t, r, 200)
+		var got struct {
+			CNPJEmpregador   string
+			CadeiaVerificada bool
+			Estabelecimento  *estab
+		}
+		r.into(t, &got)
+		if got.CNPJEmpregador != tc.cnpj || !got.CadeiaVerificada {
+			t.Errorf("establishment %d: public check %s, want CNPJ %s and a verified chain", tc.estabelecimento, r.body, tc.cnpj)
+		}
+		if tc.estabelecimento == 0 {
+			if got.Estabelecimento != nil {
+				t.Errorf("principal chain: public check names an establishment: %s", r.body)
+			}
+			tc.want = &estab{600, "cnpj", core.Plain(companyCNPJ(empresaID)), "Matriz"} // the timesheet names it
+		} else if d := cmp.Diff(tc.want, got.Estabelecimento); d != "" {
+			t.Errorf("establishment %d: public check (-want +got):\n%s", tc.estabelecimento, d)
+		}
+		r = e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2026-03", w.id), c.token, nil)
+		want(t, r, 200)
+		var esp struct{ Estabelecimento *estab }
+		r.into(t, &esp)
+		if d := cmp.Diff(tc.want, esp.Estabelecimento); d != "" {
+			t.Errorf("establishment %d: timesheet (-want +got):\n%s", tc.estabelecimento, d)
 		}
 	}
 }

@@ -119,7 +119,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &clocktest.Source{}, billing: newBillingStub(t)}
-	e.emp = startEmployee(t, e.iss, redistest.Prefix(t))
+	e.emp = startEmployee(t, e.iss, redistest.Prefix(t), "COMPANY_BILLING_INTERNAL_URL="+e.billing.srv.URL)
 	migrations, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ type employeeProc struct {
 // migrated database, verifying tokens of iss, with its Redis keys and
 // channels under prefix (it publishes its changes there every 100 ms). It
 // stops at cleanup.
-func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string) *employeeProc {
+func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string, extraEnv ...string) *employeeProc {
 	t.Helper()
 	dbURL := dbtest.CreateDatabase(t)
 	revocations := newAuthStub(t, iss)
@@ -217,6 +217,7 @@ func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string) *employeePr
 		// Its relay's tokens come from the auth stand-in.
 		"SERVICE_SECRET=timekeeping-tests-employee-secret-0000",
 	)
+	env = append(env, extraEnv...)
 	migrate := exec.Command(employeeBin, "migrate")
 	migrate.Env = env
 	if out, err := migrate.CombinedOutput(); err != nil {
@@ -336,7 +337,8 @@ var testREP = core.REP{INPI: "12345678901234567", Desenvolvedor: "11.222.333/000
 
 // billingStub stands in for company-billing's GET /internal/empresas/{id}
 // (docs/internal-api.md): every company id answers a company view named
-// after it, except those marked missing; calls are recorded.
+// after it, except those marked missing; calls are recorded. It answers
+// the employee service's establishment checks too.
 type billingStub struct {
 	srv     *httptest.Server
 	mu      sync.Mutex
@@ -369,6 +371,15 @@ func newBillingStub(t *testing.T) *billingStub {
 			"nome": "Padaria Pão Quente " + id, "razaoSocial": "Panificação São João " + id + " Ltda",
 			"cnpj": companyCNPJ(n), "role": "empresa_plan_basic", "nomeDoPlano": "basic",
 			"assinaturaStatus": "active", "bloqueada": false, "fusoHorario": zone})
+	})
+	// Every establishment id of a company is an active branch of it (the
+	// employee service checks an employee's).
+	mux.HandleFunc("GET /internal/empresas/{id}/estabelecimentos/{estab}", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("id"))
+		estab, _ := strconv.Atoi(r.PathValue("estab"))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": estab, "empresaId": n, "principal": false, "tipo": "cnpj",
+			"numero": branchCNPJ(n, 2), "nome": "Filial", "ativo": true, "fusoHorario": "America/Sao_Paulo"})
 	})
 	b.srv = httptest.NewServer(mux)
 	t.Cleanup(b.srv.Close)

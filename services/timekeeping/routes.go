@@ -171,7 +171,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep, d.signer,
 		d.verificacaoURL).Public(public)
 	espelho.NewHandlers(tratamentos, abonos, relatorios, d.employees, d.companies, d.clock, zones, d.signer,
-		bancoHoras).Public(public)
+		bancoHoras, d.db).Public(public)
 	atestado.NewHandlers(d.atestado, d.rep, d.clock, build).Public(public)
 	feriado.NewHandlers(d.db, d.clock, zones).Public(public)
 	locais.NewHandlers(places, d.clock).Public(public)

@@ -418,28 +418,6 @@ func (a *Auditor) save(ctx context.Context, c ledger.Chain, last int64, hash str
 	return err
 }
 
-// Estado is the last audit of a company's chain.
-type Estado struct {
-	UltimoNSRVerificado int64      `json:"ultimoNsrVerificado"`
-	VerificadoEm        *time.Time `json:"verificadoEm"`
-	Integra             bool       `json:"integra"`
-	NSRQuebra           *int64     `json:"nsrQuebra"`
-}
-
-// Read returns company empresaID's last audit (never audited: nothing
-// verified yet, integra until shown otherwise).
-func Read(ctx context.Context, db *pgxpool.Pool, empresaID int64) (Estado, error) {
-	c, err := ReadCheckpoint(ctx, db, empresaID)
-	if err != nil {
-		return Estado{}, err
-	}
-	e := Estado{UltimoNSRVerificado: c.NSR, VerificadoEm: c.VerificadoEm, Integra: c.Quebra == 0}
-	if c.Quebra != 0 {
-		e.NSRQuebra = &c.Quebra
-	}
-	return e, nil
-}
-
 // Checkpoint is how far the audit verified a company's chain.
 type Checkpoint struct {
 	NSR          int64      // the last record verified (0: none)
@@ -457,12 +435,6 @@ type reviewState struct {
 	nsr      int64
 	hash     string
 	endedAt  *time.Time
-}
-
-// ReadCheckpoint returns company empresaID's principal establishment's
-// checkpoint.
-func ReadCheckpoint(ctx context.Context, q database.RowQuerier, empresaID int64) (Checkpoint, error) {
-	return ReadChainCheckpoint(ctx, q, ledger.Principal(empresaID))
 }
 
 // ReadChainCheckpoint returns chain c's checkpoint, read through q (the

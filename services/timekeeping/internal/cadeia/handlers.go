@@ -1,6 +1,7 @@
-// Package cadeia serves a company's view of the audit of its own chain of
-// REP records (GET /registropontos/cadeia): how far the periodic audit
-// (package chainaudit) verified it, when, and whether it holds.
+// Package cadeia serves a company's view of the audit of its own chains of
+// REP records, one per establishment (GET /registropontos/cadeia): how
+// far the periodic audit (package chainaudit) verified each, when, and
+// whether it holds.
 package cadeia
 
 import (
@@ -26,7 +27,8 @@ func (h *Handlers) Public(r fiber.Router) {
 
 // get is GET /registropontos/cadeia: 200 {"ultimoNsrVerificado",
 // "verificadoEm" (null before the first audit), "integra", "nsrQuebra"}
-// for the caller's own company.
+// of the caller's own company's principal chain, and "estabelecimentos":
+// the same of each of its chains (one per establishment).
 func (h *Handlers) get(c *fiber.Ctx, caller *jwtauth.Claims) (chainaudit.Estado, error) {
 	// A database failure: the error handler makes it a 503.
 	return chainaudit.Read(c.UserContext(), h.db, caller.EmpresaID)

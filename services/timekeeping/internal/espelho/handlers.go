@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/clock"
+	"github.com/ponto/ponto/pkg/database"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/signature"
@@ -22,6 +23,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
+	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
@@ -40,16 +42,17 @@ type Handlers struct {
 	zones     *fuso.Zones
 	signer    *signature.Signer // nil: unsigned PDFs
 	banco     *banco.Banco
+	db        database.RowQuerier // the establishments
 }
 
 // NewHandlers returns the handlers: pontos reads the treated punches,
 // abonos the abonos, days the computed days; signer (nil when no
-// certificate is configured) signs the PDF.
+// certificate is configured) signs the PDF; db holds the establishments.
 func NewHandlers(pontos *tratamento.Store, abonos *abono.Store, days *relatorio.Store, employees *employee.Client,
 	companies *companybillingapi.Client, clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer,
-	bancos *banco.Banco) *Handlers {
+	bancos *banco.Banco, db database.RowQuerier) *Handlers {
 	return &Handlers{pontos: pontos, abonos: abonos, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
-		signer: signer, banco: bancos}
+		signer: signer, banco: bancos, db: db}
 }
 
 // Public mounts the route on r, which must already verify the token.
@@ -133,6 +136,10 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if err != nil {
 		return Espelho{}, err
 	}
+	est, err := estabelecimento.Find(ctx, h.db, empresaID, f.EstabelecimentoID)
+	if err != nil {
+		return Espelho{}, err
+	}
 	zone, err := h.zones.Funcionario(ctx, empresaID, f.FusoHorario)
 	if err != nil {
 		return Espelho{}, err
@@ -178,8 +185,9 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	}
 	semana := escala.Core()
 	out := Espelho{
-		Empregador:  Empregador{RazaoSocial: emp.RazaoSocial, Nome: emp.Nome, CNPJ: emp.CNPJ},
-		Funcionario: Funcionario{ID: f.ID, Nome: f.Nome, CPF: f.CPF, Cargo: f.Cargo, DataAdmissao: admissao(f)},
+		Empregador:      Empregador{RazaoSocial: emp.RazaoSocial, Nome: emp.Nome, CNPJ: emp.CNPJ},
+		Estabelecimento: est,
+		Funcionario:     Funcionario{ID: f.ID, Nome: f.Nome, CPF: f.CPF, Cargo: f.Cargo, DataAdmissao: admissao(f)},
 		Periodo: Periodo{Mes: inicio.Format("2006-01"), Inicio: inicio.Format(time.DateOnly), Fim: fim.Format(time.DateOnly),
 			ApuradoAte: ate.Format(time.DateOnly), EscalaNome: escala.Nome, EscalaID: escala.ID,
 			GeradoEm: clock.FormatISO(h.clock.Now()), TotalDeDias: fim.Day(), DiasApurados: daysBetween(inicio, ate)},

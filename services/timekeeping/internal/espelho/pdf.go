@@ -24,6 +24,9 @@ const Titulo = "Espelho de Ponto"
 func PDF(e Espelho, now time.Time, assinatura string) ([]byte, error) {
 	p := documento.New(Titulo+" - "+mesBR(e.Periodo.Mes), now, true)
 	p.Field("Empregador", e.Empregador.RazaoSocial+" (CNPJ "+e.Empregador.CNPJ+")")
+	if e.Estabelecimento != nil {
+		p.Field("Estabelecimento", e.Estabelecimento.Identificacao())
+	}
 	p.Field("Trabalhador", e.Funcionario.Nome+" (CPF "+e.Funcionario.CPF+") - "+e.Funcionario.Cargo)
 	p.Field("Data de admissão", dataBR(derefOr(e.Funcionario.DataAdmissao, "não informada")))
 	p.Field("Período", dataBR(e.Periodo.Inicio)+" a "+dataBR(e.Periodo.Fim)+" (apurado até "+dataBR(e.Periodo.ApuradoAte)+

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )
 
@@ -21,7 +22,9 @@ func layoutMonth() Espelho {
 	feriado := "Dia Nacional de Zumbi e da Consciência Negra (Lei 14.759/2023), feriado nacional"
 	motivo := "esqueceu de registrar a saída no aplicativo porque o celular estava sem bateria"
 	e := Espelho{
-		Empregador:  Empregador{RazaoSocial: "Panificação São João de Todos os Santos Indústria e Comércio Ltda", CNPJ: "11.222.333/0001-81"},
+		Empregador: Empregador{RazaoSocial: "Panificação São João de Todos os Santos Indústria e Comércio Ltda", CNPJ: "11.222.333/0001-81"},
+		Estabelecimento: &estabelecimento.Estabelecimento{ID: 501, Tipo: "cno", Numero: "123456789012",
+			Nome: "Obra do Hospital Regional"},
 		Funcionario: Funcionario{ID: 7, Nome: "Maria Aparecida dos Santos Oliveira", CPF: "123.456.789-09", Cargo: "Padeira"},
 		Periodo: Periodo{Mes: "2024-11", Inicio: "2024-11-01", Fim: "2024-11-30", ApuradoAte: "2024-11-30",
 			EscalaNome: "Noturno 22:00-05:30"},
@@ -157,7 +160,7 @@ func TestEspelhoPDFLayout(t *testing.T) {
 		"01/12/2024 22:30 (UTC-03:00)", "intervalo menor que o exigido (art. 71): 0:40 suprimido",
 		"descanso entre jornadas menor que 11 horas (art. 66): faltaram 1:30", "mais de 2 horas extras no dia (art. 59)",
 		"Duração no AEJ", "7:26", "52 min 30 s", "NSR no REP", "80, 81, 82, 83", "Consciência Negra",
-		"24/11/2024 (faltas: 21/11/2024)"} {
+		"24/11/2024 (faltas: 21/11/2024)", "Estabelecimento", "Obra do Hospital Regional (CNO 123456789012)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the timesheet lacks %q", want)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/abono"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
@@ -29,13 +30,16 @@ var diasSemana = [7]string{"segunda-feira", "terça-feira", "quarta-feira", "qui
 
 // Espelho is the timesheet of one employee and month.
 type Espelho struct {
-	Empregador        Empregador          `json:"empregador"`
-	Funcionario       Funcionario         `json:"funcionario"`
-	Periodo           Periodo             `json:"periodo"`
-	FusoHorario       string              `json:"fusoHorario"`
-	HorarioContratual []HorarioContratual `json:"horarioContratual"`
-	Dias              []Dia               `json:"dias"`
-	Totais            relatorio.Totais    `json:"totais"`
+	Empregador Empregador `json:"empregador"`
+	// Estabelecimento is the employee's establishment (null while
+	// company-billing has not told timekeeping of it).
+	Estabelecimento   *estabelecimento.Estabelecimento `json:"estabelecimento"`
+	Funcionario       Funcionario                      `json:"funcionario"`
+	Periodo           Periodo                          `json:"periodo"`
+	FusoHorario       string                           `json:"fusoHorario"`
+	HorarioContratual []HorarioContratual              `json:"horarioContratual"`
+	Dias              []Dia                            `json:"dias"`
+	Totais            relatorio.Totais                 `json:"totais"`
 	// DSR are the month's weekly rest days, lost or not; BancoHoras the
 	// hour bank at the month's last computed day, with the month's
 	// movements.

@@ -2,7 +2,8 @@
 // GET /verificacao/{hash}, with no login, where the receipt's QR code
 // points. A labour inspector or a court checks a printed receipt without
 // asking the employer: whether the punch is in the record store, its NSR,
-// time and offset, the employer's CNPJ and whether the company's hash
+// time and offset, the employer's CNPJ (the establishment's own for a
+// branch's chain, named with its CAEPF or CNO otherwise) and whether the
 // chain verifies up to it. Nothing names the employee (no name, no CPF).
 // The route is rate-limited per client address.
 package verificacao
@@ -17,6 +18,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
+	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
 )
 
 // Path is the route's prefix; the receipt's QR code is the public base
@@ -51,6 +53,10 @@ type Resultado struct {
 	FusoMinutos      int    `json:"fusoMinutos"`
 	CNPJEmpregador   string `json:"cnpjEmpregador"`
 	CadeiaVerificada bool   `json:"cadeiaVerificada"`
+	// Estabelecimento identifies the establishment of a branch's chain
+	// (null for the principal one, whose identification is the
+	// company's): its CNPJ, CAEPF or CNO.
+	Estabelecimento *estabelecimento.Estabelecimento `json:"estabelecimento"`
 }
 
 var hashFormat = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -76,8 +82,12 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	est, err := h.store.Estabelecimento(ctx, p.Chain)
+	if err != nil {
+		return err
+	}
 	local := p.Horario.In(time.FixedZone("", p.OffsetMinutes*60))
 	return c.JSON(Resultado{Existe: true, Hash: hash, NSR: p.NSR, HorarioRegistro: clock.FormatISO(p.Horario),
 		HorarioLocal: local.Format("2006-01-02T15:04:05-07:00"), FusoMinutos: p.OffsetMinutes,
-		CNPJEmpregador: emp.CNPJ, CadeiaVerificada: ok})
+		CNPJEmpregador: est.CNPJ(emp.CNPJ), CadeiaVerificada: ok, Estabelecimento: est})
 }

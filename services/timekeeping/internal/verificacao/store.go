@@ -13,6 +13,7 @@ import (
 
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
 	"github.com/ponto/ponto/services/timekeeping/internal/ledger"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 )
@@ -72,6 +73,15 @@ func (s *Store) Find(ctx context.Context, hash string) (Marcacao, error) {
 		return Marcacao{}, fmt.Errorf("verificacao: find: %w", err)
 	}
 	return p, nil
+}
+
+// Estabelecimento is the establishment of chain c when it is a branch's
+// (nil for the principal chain, which the company identifies).
+func (s *Store) Estabelecimento(ctx context.Context, c ledger.Chain) (*estabelecimento.Estabelecimento, error) {
+	if c.EstabelecimentoID == 0 {
+		return nil, nil
+	}
+	return estabelecimento.Find(ctx, s.db, c.EmpresaID, c.EstabelecimentoID)
 }
 
 // ChainVerifies says whether chain c verifies up to the
