@@ -222,6 +222,12 @@ func Apply(ctx context.Context, db *pgxpool.Pool, e internalapi.Evento, now time
 				return err
 			}
 		}
+		// The responsible person comes in force when the company named him.
+		if e.Empresa != nil {
+			if err := ledger.NomearResponsavel(ctx, tx, e.EmpresaID, responsavelDe(e.Empresa), ocorrido(e)); err != nil {
+				return err
+			}
+		}
 		if err := write(ctx, tx, e, chains, now, core.Offset(now, zone)); err != nil {
 			return err
 		}
@@ -256,23 +262,34 @@ func write(ctx context.Context, tx pgx.Tx, e internalapi.Evento, chains []ledger
 	}
 	if e.Tipo == core.EventoFuncionarioTransferido {
 		// Out of the old chain, then into the new one.
-		if err := employee(ctx, tx, chains[1], e.Funcionario, core.EventoFuncionarioExcluido, now, offset); err != nil {
+		if err := employee(ctx, tx, chains[1], e.Funcionario, core.EventoFuncionarioExcluido, ocorrido(e), now, offset); err != nil {
 			return err
 		}
-		return employee(ctx, tx, chains[0], e.Funcionario, core.EventoFuncionarioIncluido, now, offset)
+		return employee(ctx, tx, chains[0], e.Funcionario, core.EventoFuncionarioIncluido, ocorrido(e), now, offset)
 	}
-	return employee(ctx, tx, chains[0], e.Funcionario, e.Tipo, now, offset)
+	return employee(ctx, tx, chains[0], e.Funcionario, e.Tipo, ocorrido(e), now, offset)
 }
 
 // empresaRecord is the type-2 record of an empresa.* or estabelecimento.*
 // event.
 func empresaRecord(emp *internalapi.Empresa, now time.Time, offset int) ledger.Empresa {
-	responsavel := core.ResponsavelNaoIdentificado
-	if r := emp.Responsavel; r != nil {
-		responsavel = core.Plain(r.CPF)
-	}
-	return ledger.Empresa{Responsavel: responsavel, Empregador: core.Plain(emp.CNPJ), CNOCAEPF: core.Plain(emp.CNO),
+	return ledger.Empresa{Responsavel: responsavelDe(emp), Empregador: core.Plain(emp.CNPJ), CNOCAEPF: core.Plain(emp.CNO),
 		RazaoSocial: emp.RazaoSocial, Local: emp.Local, GravadoEm: now, Fuso: offset}
+}
+
+// responsavelDe is the CPF of emp's responsible person, zeros before it
+// names one.
+func responsavelDe(emp *internalapi.Empresa) string {
+	if r := emp.Responsavel; r != nil {
+		return core.Plain(r.CPF)
+	}
+	return core.ResponsavelNaoIdentificado
+}
+
+// ocorrido is when e's operation happened at its source (check parsed it).
+func ocorrido(e internalapi.Evento) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, e.OcorridoEm)
+	return t
 }
 
 // sameEmpregador reports whether two type-2 records identify the
@@ -283,9 +300,11 @@ func sameEmpregador(a, b ledger.Empresa) bool {
 }
 
 // employee appends to chain the type-5 record an employee event of type
-// tipo needs there, if any.
+// tipo needs there, if any: recorded now (Anexo V, field 3, "data e hora
+// da gravação do registro"), with the responsible person in force at em,
+// when the operation happened at its source (core.ResponsavelEmVigor).
 func employee(ctx context.Context, tx pgx.Tx, chain ledger.Chain, f *internalapi.Funcionario, tipo string,
-	now time.Time, offset int) error {
+	em, now time.Time, offset int) error {
 	_, err := ledger.AppendTx(ctx, tx, chain, func(core.Head) ([]ledger.Record, error) {
 		u, err := ledger.UltimoEmpregado(ctx, tx, chain, f.ID)
 		if err != nil {
@@ -296,8 +315,12 @@ func employee(ctx context.Context, tx pgx.Tx, chain ledger.Chain, f *internalapi
 		if op == "" {
 			return nil, nil
 		}
+		responsavel, err := ledger.ResponsavelEm(ctx, tx, chain.EmpresaID, em)
+		if err != nil {
+			return nil, err
+		}
 		return []ledger.Record{ledger.Empregado{FuncionarioID: f.ID, Operacao: op, CPF: cpf, Nome: f.Nome,
-			Responsavel: core.ResponsavelNaoIdentificado, GravadoEm: now, Fuso: offset}}, nil
+			Responsavel: responsavel, GravadoEm: now, Fuso: offset}}, nil
 	})
 	return err
 }

@@ -237,8 +237,8 @@ func (r Empresa) queue(b *pgx.Batch, c Chain, nsr int64) {
 }
 
 // Empregado is an AFD type-5 record: an employee included (I), changed
-// (A) or excluded (E) in the chain. Its responsible person is the chain's
-// last type-2 record's, else Responsavel.
+// (A) or excluded (E) in the chain, with the company's responsible person
+// in force when the operation happened (ResponsavelEm).
 type Empregado struct {
 	FuncionarioID int64
 	Operacao      string
@@ -252,8 +252,7 @@ type Empregado struct {
 func (r Empregado) queue(b *pgx.Batch, c Chain, nsr int64) {
 	b.Queue(`INSERT INTO empregados_rep (empresa_id, estabelecimento_id, nsr, funcionario_id, operacao, cpf, nome,
 			responsavel, gravado_em, fuso_minutos)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce((SELECT responsavel FROM empresas_rep
-			WHERE empresa_id = $1 AND estabelecimento_id = $2 ORDER BY nsr DESC LIMIT 1), $8), $9, $10)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		c.EmpresaID, c.EstabelecimentoID, nsr, r.FuncionarioID, r.Operacao, r.CPF, r.Nome, r.Responsavel,
 		r.GravadoEm, r.Fuso)
 }

@@ -11,14 +11,17 @@ import (
 )
 
 // The batch's second round trip writes the type-5 records, the punches and
-// the moved chain heads, and commits.
+// the moved chain heads, and commits. A type 5 written before a punch
+// carries the company's responsible person in force at the punch
+// (core.ResponsavelEmVigor, in SQL: the latest in force at or before it,
+// of two at one instant the later named).
 const (
 	insertREPsSQL = `INSERT INTO empregados_rep (empresa_id, estabelecimento_id, nsr, funcionario_id, operacao, cpf, nome,
 			responsavel, gravado_em, fuso_minutos)
 		SELECT u.empresa_id, u.estabelecimento_id, u.nsr, u.funcionario_id, u.operacao, u.cpf, u.nome,
-			coalesce((SELECT r.responsavel FROM empresas_rep r
-				WHERE r.empresa_id = u.empresa_id AND r.estabelecimento_id = u.estabelecimento_id
-				ORDER BY r.nsr DESC LIMIT 1), $1), u.gravado_em, u.fuso
+			coalesce((SELECT r.responsavel FROM responsaveis_empresa r
+				WHERE r.empresa_id = u.empresa_id AND r.vigente_desde <= u.gravado_em
+				ORDER BY r.vigente_desde DESC, r.id DESC LIMIT 1), $1), u.gravado_em, u.fuso
 		FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[],
 			$9::timestamptz[], $10::smallint[])
 			AS u(empresa_id, estabelecimento_id, nsr, funcionario_id, operacao, cpf, nome, gravado_em, fuso)`
