@@ -29,43 +29,46 @@ type ChainReport struct {
 	Punches   int64 `json:"marcacoes"`
 }
 
-// VerifyChains checks every company's chain in the timekeeping database:
+// VerifyChains checks every chain (one per company's establishment) in
+// the timekeeping database:
 // NSRs 1..n without gaps (over punches and, when the table exists, the
 // AFD type-5 records of empregados_rep), each punch's hash recomputed from
 // its stored fields and the previous punch's hash, and the chain head
 // (cadeias) on the last record. It returns the first break it finds.
 func VerifyChains(ctx context.Context, db *pgxpool.Pool) (ChainReport, error) {
-	var ids []int64
-	rows, _ := db.Query(ctx, `SELECT empresa_id FROM cadeias ORDER BY empresa_id`)
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	type chain struct{ Empresa, Estabelecimento int64 }
+	rows, _ := db.Query(ctx, `SELECT empresa_id, estabelecimento_id FROM cadeias ORDER BY 1, 2`)
+	chains, err := pgx.CollectRows(rows, pgx.RowToStructByPos[chain])
 	if err != nil {
 		return ChainReport{}, fmt.Errorf("cadeias: %w", err)
 	}
 	var rep ChainReport
-	for _, id := range ids {
-		n, err := verifyChain(ctx, db, id)
+	for i, c := range chains {
+		n, err := verifyChain(ctx, db, c.Empresa, c.Estabelecimento)
 		if err != nil {
 			return rep, err
 		}
-		rep.Companies++
+		if i == 0 || chains[i-1].Empresa != c.Empresa {
+			rep.Companies++
+		}
 		rep.Punches += n
 	}
 	return rep, nil
 }
 
-func verifyChain(ctx context.Context, db *pgxpool.Pool, empresaID int64) (int64, error) {
+func verifyChain(ctx context.Context, db *pgxpool.Pool, empresaID, estabelecimentoID int64) (int64, error) {
 	// With the AFD's type-5 records, NSRs run over both tables; only
 	// punches carry (and chain) a hash.
 	sql := `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash, hash_versao
-			FROM registros_ponto WHERE empresa_id = $1
+			FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $2
 			UNION ALL
-			SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0 FROM empregados_rep WHERE empresa_id = $1
+			SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0 FROM empregados_rep WHERE empresa_id = $1 AND estabelecimento_id = $2
 			UNION ALL
-			SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0 FROM empresas_rep WHERE empresa_id = $1
+			SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0 FROM empresas_rep WHERE empresa_id = $1 AND estabelecimento_id = $2
 			UNION ALL
-			SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0 FROM eventos_rep WHERE empresa_id = $1
+			SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0 FROM eventos_rep WHERE empresa_id = $1 AND estabelecimento_id = $2
 			ORDER BY 1`
-	rows, err := db.Query(ctx, sql, empresaID)
+	rows, err := db.Query(ctx, sql, empresaID, estabelecimentoID)
 	if err != nil {
 		return 0, err
 	}
@@ -104,8 +107,8 @@ func verifyChain(ctx context.Context, db *pgxpool.Pool, empresaID int64) (int64,
 	}
 	var ultimo int64
 	var head *string
-	if err := db.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1`,
-		empresaID).Scan(&ultimo, &head); err != nil {
+	if err := db.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash::text FROM cadeias WHERE empresa_id = $1 AND estabelecimento_id = $2`,
+		empresaID, estabelecimentoID).Scan(&ultimo, &head); err != nil {
 		return 0, err
 	}
 	if ultimo != n || (punches > 0 && (head == nil || *head != anterior)) {

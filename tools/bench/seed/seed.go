@@ -492,7 +492,7 @@ func seedCompanyHistory(ctx context.Context, cfg Config, sch schema, ds *Dataset
 		if anterior != "" {
 			head = &anterior
 		}
-		_, err = tx.Exec(ctx, `UPDATE cadeias SET ultimo_nsr = $2, ultimo_hash = $3 WHERE empresa_id = $1`,
+		_, err = tx.Exec(ctx, `UPDATE cadeias SET ultimo_nsr = $2, ultimo_hash = $3 WHERE empresa_id = $1 AND estabelecimento_id = 0`,
 			c.ID, base+int64(len(events)), head)
 		return err
 	})
@@ -502,12 +502,12 @@ func seedCompanyHistory(ctx context.Context, cfg Config, sch schema, ds *Dataset
 // lockChainHead locks company empresaID's chain row, creating it when the
 // company has no record yet, and answers its last NSR and punch hash.
 func lockChainHead(ctx context.Context, tx pgx.Tx, empresaID int64) (int64, string, error) {
-	if _, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1) ON CONFLICT (empresa_id) DO NOTHING`, empresaID); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO cadeias (empresa_id) VALUES ($1) ON CONFLICT (empresa_id, estabelecimento_id) DO NOTHING`, empresaID); err != nil {
 		return 0, "", fmt.Errorf("seed: cadeias: %w", err)
 	}
 	var nsr int64
 	var hash *string
-	if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash FROM cadeias WHERE empresa_id = $1 FOR UPDATE`,
+	if err := tx.QueryRow(ctx, `SELECT ultimo_nsr, ultimo_hash FROM cadeias WHERE empresa_id = $1 AND estabelecimento_id = 0 FOR UPDATE`,
 		empresaID).Scan(&nsr, &hash); err != nil {
 		return 0, "", fmt.Errorf("seed: cadeias: %w", err)
 	}
