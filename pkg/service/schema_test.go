@@ -16,6 +16,7 @@ import (
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/httpserver/servertest"
+	"github.com/ponto/ponto/pkg/jwtauth/jwttest"
 	"github.com/ponto/ponto/pkg/redisclient/redistest"
 	"github.com/ponto/ponto/pkg/service"
 )
@@ -39,7 +40,7 @@ func TestReadyzWaitsForTheSchema(t *testing.T) {
 	if schema.Version() != 1 {
 		t.Fatalf("expected schema version %d, want 1 (00001_nota.sql)", schema.Version())
 	}
-	deps := service.Deps{DB: pool, Guards: service.Guards{Redis: redistest.New(t)}, Schema: schema}
+	deps := service.Deps{DB: pool, Guards: service.Guards{Redis: redistest.New(t), Verifier: jwttest.NewIssuer(t).NewVerifier(t)}, Schema: schema}
 	run := servertest.Start(t, deps.Server("teste", httpConfig(), quiet))
 	var started atomic.Bool
 	workCtx, stopWork := context.WithCancel(ctx)
@@ -59,7 +60,7 @@ func TestReadyzWaitsForTheSchema(t *testing.T) {
 		t.Fatalf("migrate: %v", err)
 	}
 	status, checks = readyz(t, run.Internal)
-	if diff := cmp.Diff(map[string]string{"postgres": "ok", "schema": "ok"}, checks); status != http.StatusOK || diff != "" {
+	if diff := cmp.Diff(map[string]string{"postgres": "ok", "schema": "ok", "jwks": "ok"}, checks); status != http.StatusOK || diff != "" {
 		t.Fatalf("readyz after the migrations = %d, checks (-want +got):\n%s", status, diff)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -177,6 +177,8 @@ func callerOf(method, path string) string {
 		return "media"
 	case strings.HasSuffix(route, "/code-verify"), strings.HasSuffix(route, "/vinculos"), strings.HasSuffix(route, "/por-email"):
 		return "auth"
+	case strings.HasSuffix(route, "/ativos"):
+		return "company-billing"
 	}
 	return "timekeeping"
 }

@@ -139,13 +139,13 @@ func TestRegistrationMakesThePrincipalEstablishment(t *testing.T) {
 	}
 	// The internal read employee makes: its own company only.
 	got := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(id, 10)+"/estabelecimentos/"+
-		strconv.FormatInt(principal.ID, 10), nil, nil)
+		strconv.FormatInt(principal.ID, 10), nil, e.asEmployee(t))
 	if got.status != http.StatusOK || got.body["principal"] != true {
 		t.Fatalf("internal read: %d %s", got.status, got.raw)
 	}
 	other := e.mustRegister(t, 1)
 	if a := do(t, http.MethodGet, e.internal+"/internal/empresas/"+strconv.FormatInt(other, 10)+"/estabelecimentos/"+
-		strconv.FormatInt(principal.ID, 10), nil, nil); a.status != http.StatusNotFound {
+		strconv.FormatInt(principal.ID, 10), nil, e.asEmployee(t)); a.status != http.StatusNotFound {
 		t.Fatalf("another company's establishment internally: %d %s", a.status, a.raw)
 	}
 }

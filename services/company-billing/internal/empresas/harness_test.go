@@ -72,6 +72,9 @@ func withLoginLimit(l ratelimit.Limit) envOption { return func(c *envConfig) { c
 // asAuth is the header of a call by the auth service.
 func (e *env) asAuth(t *testing.T) map[string]string { return bearer(e.iss.Service(t, "auth")) }
 
+// asEmployee is the employee service's token, for its internal reads.
+func (e *env) asEmployee(t *testing.T) map[string]string { return bearer(e.iss.Service(t, "employee")) }
+
 // withAuthFailing makes the auth stand-in answer status to revocations.
 func withAuthFailing(status int) envOption { return func(c *envConfig) { c.authStatus = status } }
 
