@@ -49,7 +49,7 @@ func TestChainPerEstablishment(t *testing.T) {
 	c := e.company(empresaID)
 	matriz := core.Plain(companyCNPJ(empresaID))
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Bia Reis"})
-	post := func(ev map[string]any) response { return call(t, e.internal, "POST", "/internal/eventos", "", ev) }
+	post := func(ev map[string]any) response { return e.postEvento(t, ev) }
 	responsavel := brdocstest.CPF(next())
 	empresa := func(cnpj, cno string) map[string]any {
 		return map[string]any{"cnpj": cnpj, "razaoSocial": "Construtora Reis 31 Ltda", "local": "Av. Brasil, 100",
@@ -270,7 +270,7 @@ func TestEstablishmentOnDocuments(t *testing.T) {
 	e := newEnv(t)
 	const empresaID = 33
 	c := e.company(empresaID)
-	post := func(ev map[string]any) response { return call(t, e.internal, "POST", "/internal/eventos", "", ev) }
+	post := func(ev map[string]any) response { return e.postEvento(t, ev) }
 	filial, cno := branchCNPJ(empresaID, 2), "123456789033"
 	empresa := map[string]any{"cnpj": companyCNPJ(empresaID), "razaoSocial": "Padaria 33 Ltda", "local": "Rua A, 1",
 		"responsavel": map[string]any{"nome": "Rita Lima", "cpf": brdocstest.CPF(next())}}

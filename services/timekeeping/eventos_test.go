@@ -36,13 +36,7 @@ func TestREPEventsInTheAFD(t *testing.T) {
 	c := e.company(9)
 	w := e.funcionario(c, e.escala(c, "Comercial", standard()), map[string]any{"nome": "Ana Souza"})
 	responsavel := brdocstest.CPF(next())
-	post := func(ev map[string]any) response {
-		caller := ev["origem"].(string) // the source sends its own events
-		if caller != "company-billing" {
-			caller = "employee"
-		}
-		return call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, caller), ev)
-	}
+	post := func(ev map[string]any) response { return e.postEvento(t, ev) }
 	e.clock.Set(local(2026, 3, 9, 8, 0))
 	empresa := map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(9), "razaoSocial": "Panificação São João 9 Ltda",
 		"local": "Rua das Flores, 10, São Paulo/SP", "cno": "", "responsavel": map[string]any{"nome": "Rita Lima", "cpf": responsavel}}}
@@ -157,4 +151,15 @@ func TestForgedEventRefused(t *testing.T) {
 	if got := call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, "company-billing"), real).obj(t); got["aplicado"] != true {
 		t.Fatalf("the real first event: %v", got)
 	}
+}
+
+// postEvento sends a REP event as its source does, with the service token
+// of the service its origem names.
+func (e *env) postEvento(t *testing.T, ev map[string]any) response {
+	t.Helper()
+	caller := ev["origem"].(string)
+	if caller != "company-billing" {
+		caller = "employee"
+	}
+	return call(t, e.internal, "POST", "/internal/eventos", e.iss.Service(t, caller), ev)
 }

@@ -28,7 +28,7 @@ func TestREPEventsResponsibleInForceWhateverTheOrder(t *testing.T) {
 		t.Helper()
 		ev := evento(origem, 15, seq, tipo, body)
 		ev["ocorridoEm"] = ocorrido
-		want(t, call(t, e.internal, "POST", "/internal/eventos", "", ev), 200)
+		want(t, e.postEvento(t, ev), 200)
 	}
 	empresa := func(cpf string) map[string]any {
 		return map[string]any{"empresa": map[string]any{"cnpj": companyCNPJ(15), "razaoSocial": "Padaria Quinze Ltda",

@@ -89,18 +89,7 @@ func lockArgs(chains []Chain) (empresas, estabelecimentos []int64) {
 func Lock(ctx context.Context, tx pgx.Tx, chains ...Chain) (map[Chain]core.Head, error) {
 	empresas, estabelecimentos := lockArgs(chains)
 	rows, _ := tx.Query(ctx, lockSQL, empresas, estabelecimentos)
-	heads := make(map[Chain]core.Head, len(empresas))
-	var c Chain
-	var h core.Head
-	var hash *string
-	if _, err := pgx.ForEachRow(rows, []any{&c.EmpresaID, &c.EstabelecimentoID, &h.NSR, &hash}, func() error {
-		h.Hash = deref(hash)
-		heads[c] = h
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("ledger: lock chains: %w", err)
-	}
-	return heads, nil
+	return collectHeads(rows, len(empresas), "lock chains")
 }
 
 // Execer runs statements: a transaction.
@@ -120,7 +109,13 @@ func Heads(ctx context.Context, q database.Querier, chains ...Chain) (map[Chain]
 	rows, _ := q.Query(ctx, `SELECT c.empresa_id, c.estabelecimento_id, c.ultimo_nsr, c.ultimo_hash::text
 		FROM cadeias c JOIN unnest($1::bigint[], $2::bigint[]) AS k(empresa_id, estabelecimento_id)
 			USING (empresa_id, estabelecimento_id)`, empresas, estabelecimentos)
-	heads := make(map[Chain]core.Head, len(empresas))
+	return collectHeads(rows, len(empresas), "heads")
+}
+
+// collectHeads reads rows of (empresa_id, estabelecimento_id, ultimo_nsr,
+// ultimo_hash) into heads by chain.
+func collectHeads(rows pgx.Rows, n int, what string) (map[Chain]core.Head, error) {
+	heads := make(map[Chain]core.Head, n)
 	var c Chain
 	var h core.Head
 	var hash *string
@@ -129,7 +124,7 @@ func Heads(ctx context.Context, q database.Querier, chains ...Chain) (map[Chain]
 		heads[c] = h
 		return nil
 	}); err != nil {
-		return nil, fmt.Errorf("ledger: heads: %w", err)
+		return nil, fmt.Errorf("ledger: %s: %w", what, err)
 	}
 	return heads, nil
 }
