@@ -118,7 +118,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, iss: jwttest.NewIssuer(t), clock: &clocktest.Source{}, billing: newBillingStub(t)}
-	e.emp = startEmployee(t, e.iss, redistest.Prefix(t))
+	e.emp = startEmployee(t, e.iss, redistest.Prefix(t), e.billing.srv.URL)
 	migrations, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatal(err)
@@ -203,14 +203,14 @@ type employeeProc struct {
 // migrated database, verifying tokens of iss, with its Redis keys and
 // channels under prefix (it publishes its changes there every 100 ms). It
 // stops at cleanup.
-func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix string) *employeeProc {
+func startEmployee(t *testing.T, iss *jwttest.Issuer, prefix, billingURL string) *employeeProc {
 	t.Helper()
 	dbURL := dbtest.CreateDatabase(t)
 	revocations := newAuthStub(t)
 	env := append(os.Environ(),
 		"DB_MIGRATE_URL="+dbURL, "DB_URL="+dbtest.ServiceURL(t, dbURL),
 		"JWT_JWKS_URL="+iss.JWKSURL(), "JWT_ISSUER="+jwttest.IssuerID, "JWT_AUDIENCE="+jwttest.Audience,
-		"AUTH_INTERNAL_URL="+revocations.srv.URL,
+		"AUTH_INTERNAL_URL="+revocations.srv.URL, "COMPANY_BILLING_INTERNAL_URL="+billingURL,
 		"REDIS_ADDR="+redistest.Addr(), "REDIS_KEY_PREFIX="+prefix, "EMPLOYEE_CHANGES_INTERVAL=100ms",
 		"LOG_LEVEL=warn",
 	)
@@ -355,6 +355,16 @@ func newBillingStub(t *testing.T) *billingStub {
 			"nome": "Padaria Pão Quente " + id, "razaoSocial": "Panificação São João " + id + " Ltda",
 			"cnpj": companyCNPJ(n), "role": "empresa_plan_basic", "nomeDoPlano": "basic",
 			"assinaturaStatus": "active", "bloqueada": false, "fusoHorario": zone})
+	})
+	// Every establishment is an active one of the company asked about
+	// (employee checks an employee's before storing it).
+	mux.HandleFunc("GET /internal/empresas/{id}/estabelecimentos/{est}", func(w http.ResponseWriter, r *http.Request) {
+		empresa, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		est, _ := strconv.ParseInt(r.PathValue("est"), 10, 64)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": est, "empresaId": empresa, "principal": false, "tipo": "cno",
+			"numero": "123456789012", "nome": "Unidade", "endereco": "Av. Brasil, 100", "fusoHorario": "America/Sao_Paulo",
+			"ativo": true})
 	})
 	b.srv = httptest.NewServer(mux)
 	t.Cleanup(b.srv.Close)

@@ -2,11 +2,14 @@ package hoje
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Store reads the counts of the pending items and the health of the
@@ -72,4 +75,29 @@ func (s *Store) read(ctx context.Context, empresaID int64, mesDesde time.Time) (
 		return resumo{}, fmt.Errorf("hoje: ciencias: %w", err)
 	}
 	return r, nil
+}
+
+// errEstabelecimento: no establishment of the caller's company by that id.
+var errEstabelecimento = domainerr.NotFound("estabelecimento não encontrado")
+
+// estabelecimento is company empresaID's establishment id as the employee
+// service names it: 0 for 0 and for the principal's own id, the id of any
+// other establishment timekeeping was told of, errEstabelecimento for an
+// unknown one or another company's.
+func (s *Store) estabelecimento(ctx context.Context, empresaID, id int64) (int64, error) {
+	if id == 0 {
+		return 0, nil
+	}
+	var principal bool
+	err := s.db.QueryRow(ctx, `SELECT principal FROM estabelecimentos WHERE empresa_id = $1 AND id = $2`,
+		empresaID, id).Scan(&principal)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, errEstabelecimento
+	case err != nil:
+		return 0, fmt.Errorf("hoje: estabelecimento: %w", err)
+	case principal:
+		return 0, nil
+	}
+	return id, nil
 }
