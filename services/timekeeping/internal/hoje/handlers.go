@@ -65,7 +65,7 @@ type Filtro struct {
 // get is GET /registropontos/hoje?departamento=&estabelecimento=: 200 Hoje
 // for the caller's company (its listed employees: the department's, any
 // case, of the establishment, or all); an establishment the company does
-// not have (as timekeeping was told of it) 404.
+// not have lists nobody (see Store.estabelecimento).
 func (h *Handlers) get(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {

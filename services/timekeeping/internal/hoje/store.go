@@ -8,8 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/ponto/ponto/pkg/domainerr"
 )
 
 // Store reads the counts of the pending items and the health of the
@@ -77,13 +75,12 @@ func (s *Store) read(ctx context.Context, empresaID int64, mesDesde time.Time) (
 	return r, nil
 }
 
-// errEstabelecimento: no establishment of the caller's company by that id.
-var errEstabelecimento = domainerr.NotFound("estabelecimento não encontrado")
-
 // estabelecimento is company empresaID's establishment id as the employee
-// service names it: 0 for 0 and for the principal's own id, the id of any
-// other establishment timekeeping was told of, errEstabelecimento for an
-// unknown one or another company's.
+// service names it: 0 for 0 and for the principal's own id, id itself
+// for any other. An id timekeeping has not been told of (another
+// company's, or one whose event is still in company-billing's outbox) is
+// not refused: the roster's employees of it are listed, none for another
+// company's, so a just-created establishment filters without a 404.
 func (s *Store) estabelecimento(ctx context.Context, empresaID, id int64) (int64, error) {
 	if id == 0 {
 		return 0, nil
@@ -93,7 +90,7 @@ func (s *Store) estabelecimento(ctx context.Context, empresaID, id int64) (int64
 		empresaID, id).Scan(&principal)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return 0, errEstabelecimento
+		return id, nil
 	case err != nil:
 		return 0, fmt.Errorf("hoje: estabelecimento: %w", err)
 	case principal:
