@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -123,6 +124,14 @@ func TestInternalAPIContract(t *testing.T) {
 		got := answers[internalapi.QuadroEmpresa](t, e, path("/internal/empresas/%d/quadro", a.id))
 		viaClient, err := api.GetQuadroEmpresa(t.Context(), a.id)
 		same(t, viaClient, got[0], err)
+		// Each member names his establishment: Ana's branch, Bia the principal (0).
+		estab := map[string]int64{}
+		for _, m := range got[0].Funcionarios {
+			estab[m.Nome] = m.EstabelecimentoID
+		}
+		if wantEstab := map[string]int64{"Ana": 5, "Bia": 0}; !maps.Equal(wantEstab, estab) {
+			t.Errorf("establishments %v, want %v", estab, wantEstab)
+		}
 	})
 	t.Run("writes", func(t *testing.T) {
 		// The client's bodies are the ones the handlers take: null clears.

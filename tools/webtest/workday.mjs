@@ -653,6 +653,22 @@ async function companyToday(page, browser) {
   check(new URL(page.url()).searchParams.get("departamento") === "Vendas", "the filter is the page's address");
   check(await maria.count() === 1, "Maria is in Vendas");
 
+  // The establishment beside it: Maria works at the principal one, none
+  // at the building site; the choice stays selected.
+  const option = (text) => page.locator("#estabelecimento option", { hasText: text }).getAttribute("value");
+  await page.selectOption("#estabelecimento", await option("(principal)"));
+  await submit(page, "form.filtros button[type=submit]");
+  await expectNoError(page, "establishment filter");
+  check(/^\d+$/.test(new URL(page.url()).searchParams.get("estabelecimento")), "the establishment is in the page's address");
+  check(await maria.count() === 1, "Maria works at the principal establishment");
+  await page.selectOption("#estabelecimento", await option("Obra Norte"));
+  await submit(page, "form.filtros button[type=submit]");
+  await expectNoError(page, "site filter");
+  check(await page.locator("#estabelecimento option[selected]").textContent() === "Obra Norte (inativo)", "the site stays selected");
+  check(await maria.count() === 0, "nobody works at the building site");
+  await page.selectOption("#estabelecimento", "");
+  await submit(page, "form.filtros button[type=submit]");
+
   // The panel reads the page again in place.
   await page.evaluate(() => document.getElementById("painel-hoje").dispatchEvent(new Event("atualizar")));
   await page.waitForSelector("#painel-hoje[data-atualizado]", { timeout: 10000 });

@@ -177,12 +177,14 @@ type QuadroEmpresa struct {
 	Escalas []Escala `json:"escalas"`
 }
 
-// MembroEmpresa is a Membro with his department's name ("" without one)
-// and his e-mail (timekeeping's reminders).
+// MembroEmpresa is a Membro with his department's name ("" without one),
+// his e-mail (timekeeping's reminders) and his establishment (0: the
+// principal; the day at a glance's filter).
 type MembroEmpresa struct {
 	Membro
-	Departamento string `json:"departamento"`
-	Email        string `json:"email"`
+	Departamento      string `json:"departamento"`
+	Email             string `json:"email"`
+	EstabelecimentoID int64  `json:"estabelecimentoId"`
 }
 
 // Foto is the body of PUT /internal/funcionarios/{id}/foto. The key is

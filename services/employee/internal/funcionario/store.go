@@ -282,15 +282,14 @@ func (s *Store) QuadroEmpresa(ctx context.Context, empresaID int64) (internalapi
 		func(tx pgx.Tx) error {
 			b := &pgx.Batch{}
 			b.Queue(`SELECT f.id, f.nome, f.cargo, f.cpf, f.ativo, f.segmento, f.escala_trabalho_id,
-				to_char(f.data_admissao, 'YYYY-MM-DD'), f.fuso_horario, to_char(f.data_demissao, 'YYYY-MM-DD'),
-				coalesce(d.nome, ''), f.email
-				FROM funcionarios f LEFT JOIN departamentos d ON d.id = f.departamento_id
+				to_char(f.data_admissao, 'YYYY-MM-DD'), f.fuso_horario, coalesce(d.nome, ''), f.email,
+				f.estabelecimento_id, to_char(f.data_demissao, 'YYYY-MM-DD') FROM funcionarios f LEFT JOIN departamentos d ON d.id = f.departamento_id
 				WHERE f.empresa_id = $1 AND f.ativo ORDER BY f.nome, f.id`,
 				empresaID).Query(func(rows pgx.Rows) (err error) {
 				q.Funcionarios, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (internalapi.MembroEmpresa, error) {
 					var m internalapi.MembroEmpresa
 					err := row.Scan(&m.ID, &m.Nome, &m.Cargo, &m.CPF, &m.Ativo, &m.Segmento, &m.EscalaTrabalhoID,
-						&m.DataAdmissao, &m.FusoHorario, &m.DataDemissao, &m.Departamento, &m.Email)
+						&m.DataAdmissao, &m.FusoHorario, &m.Departamento, &m.Email, &m.EstabelecimentoID, &m.DataDemissao)
 					return m, err
 				})
 				return err

@@ -3,6 +3,7 @@ package hoje
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -53,30 +54,47 @@ func (h *Handlers) Public(r fiber.Router) {
 	r.Get("/registropontos/hoje", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.get)
 }
 
-// get is GET /registropontos/hoje?departamento=: 200 Hoje for the
-// caller's company (its listed employees: the department's, any case,
-// or all).
+// Filtro narrows the day at a glance: Departamento a department's name
+// (any case, "" for all), Estabelecimento an establishment's id (nil for
+// all; 0 or the principal's own id the principal).
+type Filtro struct {
+	Departamento    string
+	Estabelecimento *int64
+}
+
+// get is GET /registropontos/hoje?departamento=&estabelecimento=: 200 Hoje
+// for the caller's company (its listed employees: the department's, any
+// case, of the establishment, or all); an establishment the company does
+// not have lists nobody (see Store.estabelecimento).
 func (h *Handlers) get(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {
 		return err
 	}
-	dep := c.Query("departamento")
-	if utf8.RuneCountInString(dep) > 100 || !utf8.ValidString(dep) {
+	var f Filtro
+	f.Departamento = c.Query("departamento")
+	if utf8.RuneCountInString(f.Departamento) > 100 || !utf8.ValidString(f.Departamento) {
 		return domainerr.InvalidField("departamento", "informe um departamento de até 100 caracteres")
 	}
-	out, err := h.Build(c.UserContext(), caller.EmpresaID, dep)
+	if s := c.Query("estabelecimento"); s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id < 0 {
+			return domainerr.InvalidField("estabelecimento", "identificador de estabelecimento: inteiro não negativo")
+		}
+		f.Estabelecimento = &id
+	}
+	out, err := h.Build(c.UserContext(), caller.EmpresaID, f)
 	if err != nil {
 		return err
 	}
 	return c.JSON(out)
 }
 
-// Build computes company empresaID's day at a glance now, for department
-// dep ("" for all): the roster, the summary and the chain audit read at
-// once, then today's facts and the open period's (reused, see
-// pendingDays) at once; nothing per employee.
-func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje, error) {
+// Build computes company empresaID's day at a glance now, for the
+// employees filter f lists: the roster, the summary, the chain audit and
+// the establishment read at once, then today's facts and the open
+// period's (reused, see pendingDays) at once; nothing per employee.
+func (h *Handlers) Build(ctx context.Context, empresaID int64, f Filtro) (Hoje, error) {
 	zone, err := h.Zones.Empresa(ctx, empresaID)
 	if err != nil {
 		return Hoje{}, err
@@ -87,15 +105,23 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje
 		roster employee.Empresa
 		r      resumo
 		cadeia chainaudit.Estado
+		estab  *int64
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) { roster, err = h.Employees.Empresa(gctx, empresaID); return err })
 	g.Go(func() (err error) { r, err = h.Store.read(gctx, empresaID, mes); return err })
 	g.Go(func() (err error) { cadeia, err = chainaudit.Read(gctx, h.Store.db, empresaID); return err })
+	if f.Estabelecimento != nil {
+		g.Go(func() error {
+			id, err := h.Store.estabelecimento(gctx, empresaID, *f.Estabelecimento)
+			estab = &id
+			return err
+		})
+	}
 	if err := g.Wait(); err != nil {
 		return Hoje{}, err
 	}
-	membros, funcs, err := listed(roster, dep, zone)
+	membros, funcs, err := listed(roster, f.Departamento, estab, zone)
 	if err != nil {
 		return Hoje{}, err
 	}
@@ -104,8 +130,8 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje
 		return Hoje{}, err
 	}
 	out := Hoje{Data: hoje.Format(time.DateOnly), Agora: clock.FormatISO(now), FusoHorario: zone.String(),
-		Funcionarios: make([]Pessoa, 0, len(membros)), Saude: h.health(cadeia, r)}
-	if dep != "" {
+		Funcionarios: make([]Pessoa, 0, len(membros)), Saude: h.health(cadeia, r), Estabelecimento: f.Estabelecimento}
+	if dep := f.Departamento; dep != "" {
 		out.Departamento = &dep
 	}
 	g, gctx = errgroup.WithContext(ctx)
@@ -121,13 +147,14 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, dep string) (Hoje
 	return out, nil
 }
 
-// listed are roster's employees of department dep, as Membro and as the
-// report reads them.
-func listed(roster employee.Empresa, dep string, zone *time.Location) ([]Membro, []employee.Funcionario, error) {
+// listed are roster's employees of department dep and establishment
+// estab (nil: any; as the employee service names it, 0 the principal), as
+// Membro and as the report reads them.
+func listed(roster employee.Empresa, dep string, estab *int64, zone *time.Location) ([]Membro, []employee.Funcionario, error) {
 	var membros []Membro
 	var funcs []employee.Funcionario
 	for i, f := range roster.Funcionarios {
-		if !inDepartamento(roster.Departamentos[i], dep) {
+		if !inDepartamento(roster.Departamentos[i], dep) || (estab != nil && roster.Estabelecimentos[i] != *estab) {
 			continue
 		}
 		loc := zone

@@ -14,14 +14,16 @@ import (
 
 // Hoje is the JSON answer.
 type Hoje struct {
-	Data         string                `json:"data"`
-	Agora        string                `json:"agora"`
-	FusoHorario  string                `json:"fusoHorario"`
-	Departamento *string               `json:"departamento"`
-	Contagens    map[core.Situacao]int `json:"contagens"`
-	Funcionarios []Pessoa              `json:"funcionarios"`
-	Pendencias   Pendencias            `json:"pendencias"`
-	Saude        Saude                 `json:"saude"`
+	Data         string  `json:"data"`
+	Agora        string  `json:"agora"`
+	FusoHorario  string  `json:"fusoHorario"`
+	Departamento *string `json:"departamento"`
+	// Estabelecimento is the establishment filter as asked, null without.
+	Estabelecimento *int64                `json:"estabelecimento"`
+	Contagens       map[core.Situacao]int `json:"contagens"`
+	Funcionarios    []Pessoa              `json:"funcionarios"`
+	Pendencias      Pendencias            `json:"pendencias"`
+	Saude           Saude                 `json:"saude"`
 }
 
 // Pessoa is one employee now.

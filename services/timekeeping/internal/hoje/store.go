@@ -2,6 +2,7 @@ package hoje
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -72,4 +73,28 @@ func (s *Store) read(ctx context.Context, empresaID int64, mesDesde time.Time) (
 		return resumo{}, fmt.Errorf("hoje: ciencias: %w", err)
 	}
 	return r, nil
+}
+
+// estabelecimento is company empresaID's establishment id as the employee
+// service names it: 0 for 0 and for the principal's own id, id itself
+// for any other. An id timekeeping has not been told of (another
+// company's, or one whose event is still in company-billing's outbox) is
+// not refused: the roster's employees of it are listed, none for another
+// company's, so a just-created establishment filters without a 404.
+func (s *Store) estabelecimento(ctx context.Context, empresaID, id int64) (int64, error) {
+	if id == 0 {
+		return 0, nil
+	}
+	var principal bool
+	err := s.db.QueryRow(ctx, `SELECT principal FROM estabelecimentos WHERE empresa_id = $1 AND id = $2`,
+		empresaID, id).Scan(&principal)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return id, nil
+	case err != nil:
+		return 0, fmt.Errorf("hoje: estabelecimento: %w", err)
+	case principal:
+		return 0, nil
+	}
+	return id, nil
 }

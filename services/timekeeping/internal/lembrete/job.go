@@ -138,7 +138,7 @@ func (j *Job) planEmpresa(ctx context.Context, empresaID int64) error {
 	if now.In(rec.Zone).Hour() < j.Config.Hour {
 		return nil
 	}
-	h, err := j.Hoje.Build(ctx, empresaID, "")
+	h, err := j.Hoje.Build(ctx, empresaID, hoje.Filtro{})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package pages
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -94,18 +95,34 @@ type todayView struct {
 	Situacoes     []situacao
 	Departamento  string
 	Departamentos []record
+	// Estabelecimento is the establishment filter as asked ("" for all);
+	// Estabelecimentos the company's, the principal first.
+	Estabelecimento  string
+	Estabelecimentos []record
 }
 
-// companyToday is the console's first page, GET /empresa/?departamento=: the
-// company's day at a glance from GET /registropontos/hoje.
+// companyToday is the console's first page,
+// GET /empresa/?departamento=&estabelecimento=: the company's day at a
+// glance from GET /registropontos/hoje.
 func (p *Pages) companyToday(c *fiber.Ctx) error {
 	dep := strings.TrimSpace(c.Query("departamento"))
 	if utf8.RuneCountInString(dep) > 100 {
 		return p.errorPage(c, &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "departamento inválido"})
 	}
-	path := "/registropontos/hoje"
+	est := strings.TrimSpace(c.Query("estabelecimento"))
+	if id, err := strconv.ParseInt(est, 10, 64); est != "" && (err != nil || id < 0) {
+		return p.errorPage(c, &api.Error{Status: http.StatusBadRequest, Code: "validacao", Message: "estabelecimento inválido"})
+	}
+	q := url.Values{}
 	if dep != "" {
-		path += "?departamento=" + url.QueryEscape(dep)
+		q.Set("departamento", dep)
+	}
+	if est != "" {
+		q.Set("estabelecimento", est)
+	}
+	path := "/registropontos/hoje"
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	var h hoje
 	if err := p.get(c, path, &h); err != nil {
@@ -115,8 +132,13 @@ func (p *Pages) companyToday(c *fiber.Ctx) error {
 	if err != nil {
 		return p.fail(c, err)
 	}
+	var ests []record
+	if err := p.get(c, establishmentsPath, &ests); err != nil {
+		return p.fail(c, err)
+	}
 	return p.render(c, http.StatusOK, "empresa.html", view{Title: "Hoje", Nav: "painel",
-		Data: todayView{H: h, Situacoes: group(h), Departamento: dep, Departamentos: deps}})
+		Data: todayView{H: h, Situacoes: group(h), Departamento: dep, Departamentos: deps,
+			Estabelecimento: est, Estabelecimentos: ests}})
 }
 
 // group lists the people by situation, in the order of situacoes.

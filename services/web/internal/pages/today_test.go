@@ -24,7 +24,9 @@ func TestTodayPageListsTheDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := renderView(t, "empresa.html", view{Title: "Hoje", Data: todayView{H: h, Situacoes: group(h), Departamento: "Vendas",
-		Departamentos: records(t, `[{"id": 1, "nome": "Vendas"}, {"id": 2, "nome": "Caixa"}]`)}})
+		Departamentos: records(t, `[{"id": 1, "nome": "Vendas"}, {"id": 2, "nome": "Caixa"}]`), Estabelecimento: "12",
+		Estabelecimentos: records(t, `[{"id": 11, "nome": "Matriz", "principal": true, "ativo": true},
+			{"id": 12, "nome": "Obra Centro", "principal": false, "ativo": true}, {"id": 13, "nome": "Filial Sul", "principal": false, "ativo": false}]`)}})
 	for _, want := range []string{
 		`<a href="/empresa/tratamento?funcionario=7&amp;data=2026-03-09">Ana Lima</a> · Vendas · entrada prevista 08:00 · marcações: 07:58`,
 		`<h3 id="sit-atrasado">Atrasado (1)</h3>`, `<span class="numero">0</span> Folga`,
@@ -32,6 +34,8 @@ func TestTodayPageListsTheDay(t *testing.T) {
 		`Bruno Reis — 05/03/2026</a>: intervalo menor que o mínimo (art. 71)`, `Ajustes pendentes: <strong>2</strong>`,
 		`Sem ciência do espelho de 2026-02`, `40 dias restantes`, `ainda não auditada`, `<option value="Vendas" selected>`,
 		`às 12:30`, `data-atualizar="60"`,
+		`<select id="estabelecimento" name="estabelecimento">`, `<option value="11">Matriz (principal)</option>`,
+		`<option value="12" selected>Obra Centro</option>`, `<option value="13">Filial Sul (inativo)</option>`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the page lacks %q", want)

@@ -8,11 +8,13 @@ import (
 
 // Empresa is a company's roster as the day at a glance reads it: its
 // active employees by name, each one's department name (parallel, ""
-// without one), and each of their schedules once, by id.
+// without one) and establishment (parallel, 0 the principal), and each of
+// their schedules once, by id.
 type Empresa struct {
-	Funcionarios  []Funcionario
-	Departamentos []string
-	Escalas       map[int64]Escala
+	Funcionarios     []Funcionario
+	Departamentos    []string
+	Estabelecimentos []int64
+	Escalas          map[int64]Escala
 }
 
 // Empresa returns company empresaID's active employees.
@@ -22,7 +24,8 @@ func (c *Client) Empresa(ctx context.Context, empresaID int64) (Empresa, error) 
 		return Empresa{}, err
 	}
 	e := Empresa{Funcionarios: make([]Funcionario, len(out.Funcionarios)),
-		Departamentos: make([]string, len(out.Funcionarios)), Escalas: make(map[int64]Escala, len(out.Escalas))}
+		Departamentos: make([]string, len(out.Funcionarios)), Estabelecimentos: make([]int64, len(out.Funcionarios)),
+		Escalas: make(map[int64]Escala, len(out.Escalas))}
 	for _, s := range out.Escalas {
 		e.Escalas[s.ID] = Escala(s)
 	}
@@ -33,7 +36,7 @@ func (c *Client) Empresa(ctx context.Context, empresaID int64) (Empresa, error) 
 		if s, ok := e.Escalas[m.EscalaTrabalhoID]; ok {
 			f.Escala = &s
 		}
-		e.Funcionarios[i], e.Departamentos[i] = f, m.Departamento
+		e.Funcionarios[i], e.Departamentos[i], e.Estabelecimentos[i] = f, m.Departamento, m.EstabelecimentoID
 	}
 	return e, nil
 }
