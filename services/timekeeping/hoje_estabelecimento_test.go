@@ -28,7 +28,7 @@ func TestHojeFiltersByEstablishment(t *testing.T) {
 	e := newEnv(t)
 	const empresaID = 1
 	c := e.company(empresaID)
-	post := func(ev map[string]any) response { return call(t, e.internal, "POST", "/internal/eventos", "", ev) }
+	post := func(ev map[string]any) response { return e.postEvento(t, ev) }
 	empresa := func(cno string) map[string]any {
 		return map[string]any{"cnpj": companyCNPJ(empresaID), "razaoSocial": "Construtora 1 Ltda", "local": "Av. Brasil, 100",
 			"cno": cno, "responsavel": map[string]any{"nome": "Rita Lima", "cpf": brdocstest.CPF(next())}}
