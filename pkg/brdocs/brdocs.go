@@ -117,18 +117,49 @@ func CNPJRoot(s string) string {
 	return p[:8]
 }
 
-// The CAEPF (Cadastro de Atividade Econômica da Pessoa Física, 14 digits)
-// and the CNO (Cadastro Nacional de Obras, 12 digits) are checked for
-// their length and digits only: the Receita Federal's text defining their
-// check digits was not at hand, and a guessed algorithm would refuse real
-// numbers.
+// The CAEPF (Cadastro de Atividade Econômica da Pessoa Física, IN RFB
+// 1.828/2018) is 14 digits: the CPF's nine base digits, a three-digit
+// sequence and two check digits. These are the CNPJ's two modulo-11 digits
+// over the first twelve, read as one number to which 12 is added (modulo
+// 100). The CNO (Cadastro Nacional de Obras, IN RFB 1.845/2018), successor
+// of the CEI matrícula, is 12 digits whose last is the CEI's check digit.
+// Neither algorithm is in a Receita Federal text at hand; each was taken
+// from two independent public implementations that agree (docs/compliance.md).
 var (
 	plainCAEPF = regexp.MustCompile(`^\d{14}$`)
 	plainCNO   = regexp.MustCompile(`^\d{12}$`)
+	cnoWeights = []int{7, 4, 1, 8, 5, 2, 1, 6, 3, 7, 4}
 )
 
-// ValidCAEPF reports whether s is 14 digits, not all the same.
-func ValidCAEPF(s string) bool { return plainCAEPF.MatchString(s) && !allSame(s) }
+// ValidCAEPF reports whether s is 14 digits, not all the same, ending in
+// the right check digits.
+func ValidCAEPF(s string) bool {
+	if !plainCAEPF.MatchString(s) || allSame(s) {
+		return false
+	}
+	first := checkDigit(s[:12], cnpj.weights[0])
+	second := checkDigit(s[:12]+string(first), cnpj.weights[1])
+	// The CAEPF's own twist: the CNPJ's pair of digits plus 12.
+	n := (int(first-'0')*10 + int(second-'0') + 12) % 100
+	return int(s[12]-'0')*10+int(s[13]-'0') == n
+}
 
-// ValidCNO reports whether s is 12 digits, not all the same.
-func ValidCNO(s string) bool { return plainCNO.MatchString(s) && !allSame(s) }
+// ValidCNO reports whether s is 12 digits, not all the same, ending in
+// the right check digit.
+func ValidCNO(s string) bool {
+	if !plainCNO.MatchString(s) || allSame(s) {
+		return false
+	}
+	return s[11] == cnoCheckDigit(s[:11])
+}
+
+// cnoCheckDigit is the CEI's digit: the weighted sum's last two digits
+// added together, and what that sum's units lack to make ten.
+func cnoCheckDigit(s string) byte {
+	sum := 0
+	for i, w := range cnoWeights {
+		sum += int(s[i]-'0') * w
+	}
+	t := sum % 100
+	return byte('0' + (10-(t/10+t%10)%10)%10)
+}

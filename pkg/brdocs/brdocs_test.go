@@ -115,3 +115,102 @@ func TestValidCAEPFAndCNO(t *testing.T) {
 		}
 	}
 }
+
+// The check digits below were computed by hand.
+//
+// CAEPF 293.118.610/001-84 (the example of the pctoledo.org thread that
+// published the algorithm): base 293118610001.
+//
+//	first:  2·5+9·4+3·3+1·2+1·9+8·8+6·7+1·6+0·5+0·4+0·3+1·2 = 180;
+//	        180 mod 11 = 4, 11-4 = 7
+//	second: 2·6+9·5+3·4+1·3+1·2+8·9+6·8+1·7+0·6+0·5+0·4+1·3+7·2 = 218;
+//	        218 mod 11 = 9, 11-9 = 2
+//	72 + 12 = 84.
+//
+// CAEPF base 034567892001 (cadcobol.com.br's example base):
+//
+//	first:  0·5+3·4+4·3+5·2+6·9+7·8+8·7+9·6+2·5+0·4+0·3+1·2 = 266;
+//	        266 mod 11 = 2, 11-2 = 9
+//	second: 0·6+3·5+4·4+5·3+6·2+7·9+8·8+9·7+2·6+0·5+0·4+1·3+9·2 = 281;
+//	        281 mod 11 = 6, 11-6 = 5
+//	95 + 12 = 107, modulo 100: 07.
+//
+// CNO 11.583.00249/85: 1·7+1·4+5·1+8·8+3·5+0·2+0·1+2·6+4·3+9·7+8·4 = 214;
+// last two digits 14, 1+4 = 5, 10-5 = 5.
+//
+// CNO 12.345.67890/10: 1·7+2·4+3·1+4·8+5·5+6·2+7·1+8·6+9·3+0·7+1·4 = 173;
+// 7+3 = 10, units 0, so the digit is 0 (10-0 = 10 counts as 0).
+func TestValidCAEPFAndCNOCheckDigits(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		caepf, cno bool
+	}{
+		{"29311861000184", true, false},
+		{"29311861000172", false, false}, // the CNPJ's digits without the 12
+		{"03456789200107", true, false},
+		{"03456789200195", false, false},
+		{"115830024985", false, true},
+		{"123456789010", false, true},
+		{"123456789011", false, false},
+	} {
+		if got := brdocs.ValidCAEPF(tc.in); got != tc.caepf {
+			t.Errorf("ValidCAEPF(%q) = %v, want %v", tc.in, got, tc.caepf)
+		}
+		if got := brdocs.ValidCNO(tc.in); got != tc.cno {
+			t.Errorf("ValidCNO(%q) = %v, want %v", tc.in, got, tc.cno)
+		}
+	}
+}
+
+// changes returns every number that differs from s in one digit.
+func changes(s string) []string {
+	var out []string
+	for i := range len(s) {
+		for d := byte('0'); d <= '9'; d++ {
+			if d != s[i] {
+				out = append(out, s[:i]+string(d)+s[i+1:])
+			}
+		}
+	}
+	return out
+}
+
+func TestValidCAEPFRefusesEverySingleDigitChange(t *testing.T) {
+	for _, valid := range []string{"29311861000184", "03456789200107"} {
+		for _, c := range changes(valid) {
+			if brdocs.ValidCAEPF(c) {
+				t.Errorf("ValidCAEPF(%q) = true, a one-digit change of %s", c, valid)
+			}
+		}
+	}
+}
+
+// The CEI/CNO digit is weaker than the modulo-11 ones: it only sees the
+// sum of the weighted sum's last two digits, so every change of its check
+// digit is refused but some changes of a body digit are not. Hand-computed:
+//
+//	115830024985 with its 4th digit 8→0: 214 - 8·8 = 150, 5+0 = 5,
+//	  still 5: accepted (the algorithm's blind spot, kept as Receita's);
+//	115830024985 with its 1st digit 1→2: 214 + 7 = 221, 2+1 = 3, 10-3 = 7 ≠ 5;
+//	115830024985 with its 10th digit 9→8: 214 - 7 = 207, 0+7 = 7, 10-7 = 3 ≠ 5.
+func TestValidCNOSingleDigitChanges(t *testing.T) {
+	for _, valid := range []string{"115830024985", "123456789010"} {
+		for d := byte('0'); d <= '9'; d++ {
+			if c := valid[:11] + string(d); d != valid[11] && brdocs.ValidCNO(c) {
+				t.Errorf("ValidCNO(%q) = true, a change of the check digit of %s", c, valid)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"115030024985", true},
+		{"215830024985", false},
+		{"115830024885", false},
+	} {
+		if got := brdocs.ValidCNO(tc.in); got != tc.want {
+			t.Errorf("ValidCNO(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

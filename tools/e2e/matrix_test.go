@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ponto/ponto/pkg/brdocs"
 )
 
 // caller is who calls a route in the authorization matrix.
@@ -167,7 +169,7 @@ func rows() []row {
 		{"PUT", "/admin/empresas/{empresaId}/desbloquear", put(func(m *matrix) string { return "/admin/empresas/" + itoa(m.c.ID) + "/desbloquear" }, nil), adminOnly},
 		{"GET", "/empresas/me/estabelecimentos", get(fixed("/empresas/me/estabelecimentos")), onlyCompanyList},
 		{"POST", "/empresas/me/estabelecimentos", jsonPost("/empresas/me/estabelecimentos", func(*matrix) any {
-			return map[string]string{"tipo": "cno", "numero": randomDigits(12), "nome": "Obra " + randomHex(3), "endereco": "Av. Central, 1"}
+			return map[string]string{"tipo": "cno", "numero": randomCNO(), "nome": "Obra " + randomHex(3), "endereco": "Av. Central, 1"}
 		}), want{unath, unath, forb, forb, http.StatusCreated, http.StatusCreated, forb}},
 		{"PATCH", "/empresas/me/estabelecimentos/{estabelecimentoId}", func(t testing.TB, m *matrix, c caller) request {
 			return request{Method: http.MethodPatch, Path: "/empresas/me/estabelecimentos/" + itoa(m.estabelecimentoID), Token: m.token(c),
@@ -345,15 +347,20 @@ func randomDate(year int) string {
 	return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, day%365).Format(time.DateOnly)
 }
 
-// randomDigits is n random decimal digits, for establishment numbers
-// (a CNO) no other call uses.
-func randomDigits(n int) string {
-	b := make([]byte, n)
+// randomCNO is a random CNO with its right check digit, for
+// establishment numbers no other call uses.
+func randomCNO() string {
+	b := make([]byte, 11)
 	_, _ = rand.Read(b)
 	for i := range b {
 		b[i] = '0' + b[i]%10
 	}
-	return string(b)
+	for d := byte('0'); d <= '9'; d++ {
+		if cno := string(b) + string(d); brdocs.ValidCNO(cno) {
+			return cno
+		}
+	}
+	return randomCNO() // eleven equal digits; draw again
 }
 
 // order is the order the callers call each route in: the ones the route
@@ -486,7 +493,7 @@ func newMatrix(t *testing.T, e *env) *matrix {
 		Body: map[string]any{}}).expect(t, http.StatusOK)
 	m.adminTok = e.adminToken(t)
 	m.estabelecimentoID = e.api.do(t, request{Method: http.MethodPost, Path: "/empresas/me/estabelecimentos", Token: m.a.Token,
-		Body: map[string]string{"tipo": "cno", "numero": randomDigits(12), "nome": "Obra", "endereco": "Rua da Obra, 2"}}).
+		Body: map[string]string{"tipo": "cno", "numero": randomCNO(), "nome": "Obra", "endereco": "Rua da Obra, 2"}}).
 		expect(t, http.StatusCreated).object(t).int("id")
 
 	// The expired token is company A's own, signed again with auth's key

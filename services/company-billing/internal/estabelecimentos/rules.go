@@ -98,9 +98,9 @@ func checkNumero(errs validate.Errors, tipo, numero, empresaCNPJ string) string 
 				"o CNPJ do estabelecimento deve ter a mesma raiz (8 primeiros caracteres) do CNPJ da empresa")
 		}
 	case TipoCAEPF:
-		errs.Check(brdocs.ValidCAEPF(numero), "numero", "CAEPF inválido: use os 14 dígitos, sem máscara")
+		errs.Check(brdocs.ValidCAEPF(numero), "numero", "CAEPF inválido: use os 14 dígitos, sem máscara, com dígitos verificadores corretos")
 	case TipoCNO:
-		errs.Check(brdocs.ValidCNO(numero), "numero", "CNO inválido: use os 12 dígitos, sem máscara")
+		errs.Check(brdocs.ValidCNO(numero), "numero", "CNO inválido: use os 12 dígitos, sem máscara, com dígito verificador correto")
 	}
 	return numero
 }
