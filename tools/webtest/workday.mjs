@@ -141,6 +141,14 @@ async function expectNoError(page, what) {
 
 function digits(n) { return Array.from({ length: n }, () => Math.floor(Math.random() * 10)); }
 
+// A CNO with its check digit (the CEI's: weights 7,4,1,8,5,2,1,6,3,7,4;
+// the sum's last two digits added; what their units lack to make ten).
+function cno() {
+  const d = digits(11);
+  const t = d.reduce((s, x, i) => s + x * [7, 4, 1, 8, 5, 2, 1, 6, 3, 7, 4][i], 0) % 100;
+  return d.join("") + String((10 - ((Math.floor(t / 10) + (t % 10)) % 10)) % 10);
+}
+
 function cpf() {
   const d = digits(9);
   if (new Set(d).size === 1) { d[0] = (d[0] + 1) % 10; }
@@ -241,7 +249,7 @@ async function companySetUp(page) {
   await submit(page);
   check(await page.locator("#numero-erro").count() === 1, "a CNO of three digits is refused next to its field");
   page.cspErrors = []; // the refused form's 400, expected
-  await page.fill("#numero", digits(12).join(""));
+  await page.fill("#numero", cno());
   await submit(page);
   await expectNoError(page, "establishment");
   check(await page.locator("table tr", { hasText: "Obra Norte" }).count() === 1, "the new establishment is listed");
