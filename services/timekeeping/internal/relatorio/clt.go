@@ -13,7 +13,7 @@ func computeDays(days []Dia, p Params) {
 		d := &days[i]
 		data := d.date()
 		escala := p.escalas[d.FuncionarioID]
-		d.ForaDoVinculo = p.foraDoVinculo(d.FuncionarioID, d.Data)
+		d.ForaDoVinculo = d.antesDoUso || p.foraDoVinculo(d.FuncionarioID, d.Data)
 		a := core.ComputeApuracao(core.Dia{Marcas: d.marcas, Turno: escala.Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
 			FeriadoSeguinte: d.feriadoSeguinte, Ciclo12x36: escala != nil && escala.Ciclo != nil,

@@ -97,6 +97,9 @@ type Dia struct {
 	// tells that the next date is a holiday.
 	ausencia        bool
 	feriadoSeguinte bool
+	// antesDoUso: the date is before the company's first day on ponto
+	// (core.AntesDoUso), outside the bond as the rules see it.
+	antesDoUso bool
 	// data is Data as a civil date (UTC midnight), kept so that computing
 	// a department's tens of thousands of days does not parse each one
 	// back.
