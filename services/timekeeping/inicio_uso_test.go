@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // inicioUsoSemana is the week of 2024-03-04 (Monday) to 03-10 (Sunday,
@@ -16,6 +18,9 @@ type inicioUsoSemana struct {
 	Banco int
 	// Relatorio is the department report's balance over the week.
 	Relatorio int
+	// AEJ are the AEJ's type-07 records from 03-03 (Sunday) to 03-10:
+	// "code date" (1 a paid DSR, 2 an absence).
+	AEJ []string
 }
 
 type inicioUsoDia struct {
@@ -33,7 +38,9 @@ type inicioUsoDia struct {
 // absences, −480 each, and cost Sunday the 10th's DSR; with it they owe
 // nothing: no expected minutes, no absence, outside the bond, the DSR
 // paid, the week's balance 0 in the timesheet and the report (the hour
-// bank never banks an absence: 0 either way). Bad dates change nothing; a date in a closed period is a 409.
+// bank never banks an absence: 0 either way), and the AEJ lists neither
+// those absences nor Sunday the 3rd's rest (paid now, but before the
+// use). Bad dates change nothing; a date in a closed period is a 409.
 func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -80,6 +87,15 @@ func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 		want(t, r, 200)
 		r.into(t, &rel)
 		s.Relatorio = rel.Totais.SaldoMinutos
+		r = e.pub("GET", "/registropontos/aej?inicio=2024-03-03&fim=2024-03-10", c.token, nil)
+		want(t, r, 200)
+		aej, err := core.ParseAEJ(r.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range aej.Registros["07"] {
+			s.AEJ = append(s.AEJ, f[2]+" "+f[3])
+		}
 		return s
 	}
 	dia := func(data string, previstos, saldo int, falta, fora bool) inicioUsoDia {
@@ -91,7 +107,8 @@ func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	// DSR; payroll discounts them, the hour bank does not bank them (0).
 	antes := inicioUsoSemana{Dias: append([]inicioUsoDia{dia("2024-03-04", 480, -480, true, false),
 		dia("2024-03-05", 480, -480, true, false)}, trabalhados...),
-		DSR: dsrView{"2024-03-10", true, []string{"2024-03-04", "2024-03-05"}}, Banco: 0, Relatorio: -960}
+		DSR: dsrView{"2024-03-10", true, []string{"2024-03-04", "2024-03-05"}}, Banco: 0, Relatorio: -960,
+		AEJ: []string{"2 2024-03-04", "2 2024-03-05"}} // both Sundays lost (the 3rd to the week of absences before)
 	if diff := cmp.Diff(antes, semana()); diff != "" {
 		t.Fatalf("without the setting (-want +got):\n%s", diff)
 	}
@@ -114,7 +131,7 @@ func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	wantInicio(other.token, "") // another company's setting is its own
 	depois := inicioUsoSemana{Dias: append([]inicioUsoDia{dia("2024-03-04", 0, 0, false, true),
 		dia("2024-03-05", 0, 0, false, true)}, trabalhados...),
-		DSR: dsrView{"2024-03-10", false, []string{}}}
+		DSR: dsrView{"2024-03-10", false, []string{}}, AEJ: []string{"1 2024-03-10"}}
 	if diff := cmp.Diff(depois, semana()); diff != "" {
 		t.Fatalf("from Wednesday (-want +got):\n%s", diff)
 	}
