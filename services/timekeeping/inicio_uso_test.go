@@ -40,7 +40,8 @@ type inicioUsoDia struct {
 // paid, the week's balance 0 in the timesheet and the report (the hour
 // bank never banks an absence: 0 either way), and the AEJ lists neither
 // those absences nor Sunday the 3rd's rest (paid now, but before the
-// use). Bad dates change nothing; a date in a closed period is a 409.
+// use). Bad dates change nothing; a move that changes a closed day is
+// a 409.
 func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -144,10 +145,19 @@ func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	wantInicio(c.token, "2024-03-06")
 	want(t, e.pub("GET", "/registropontos/inicio-uso", ana.token, nil), 403)
 
-	// A date in a closed period, or moving it out of one: 409.
-	want(t, e.pub("POST", "/registropontos/fechamentos", c.token, map[string]any{"inicio": "2024-02-01", "fim": "2024-02-29"}), 201)
+	// With February closed, a move that changes one of its days is a 409:
+	// a date inside it, or unsetting (every day before 03-06 counts
+	// again); a move within March is fine. Reopened, it can be unset.
+	r := e.pub("POST", "/registropontos/fechamentos", c.token, map[string]any{"inicio": "2024-02-01", "fim": "2024-02-29"})
+	want(t, r, 201)
+	fechamento := id(r.obj(t))
 	wantErr(t, e.pub("PUT", "/registropontos/inicio-uso", c.token, map[string]any{"data": "2024-02-15"}), 409, "periodo_fechado")
+	wantErr(t, e.pub("PUT", "/registropontos/inicio-uso", c.token, map[string]any{"data": nil}), 409, "periodo_fechado")
 	wantInicio(c.token, "2024-03-06")
+	want(t, e.pub("PUT", "/registropontos/inicio-uso", c.token, map[string]any{"data": "2024-03-01"}), 200)
+	want(t, e.pub("PUT", "/registropontos/inicio-uso", c.token, map[string]any{"data": "2024-03-06"}), 200)
+	want(t, e.pub("POST", path("/registropontos/fechamentos/%d/reabrir", fechamento), c.token,
+		map[string]any{"motivo": "início do uso"}), 200)
 
 	// Unset: every day counts again.
 	want(t, e.pub("PUT", "/registropontos/inicio-uso", c.token, map[string]any{"data": nil}), 200)

@@ -57,8 +57,8 @@ func (h *Handlers) get(c *fiber.Ctx) error {
 
 // put is PUT /registropontos/inicio-uso {"data": "YYYY-MM-DD"|null}: 400
 // for a missing member, a date that is not one, before 2000 or after
-// today in the company's time zone; 409 when the new or the former date
-// is inside a closed period.
+// today in the company's time zone; 409 when the change moves a closed
+// day's figures (Store.Set).
 func (h *Handlers) put(c *fiber.Ctx) error {
 	caller, err := request.Caller(c)
 	if err != nil {

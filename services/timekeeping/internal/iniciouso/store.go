@@ -46,9 +46,10 @@ func (s *Store) Get(ctx context.Context, empresaID int64) (*time.Time, error) {
 }
 
 // Set records data as company empresaID's first day on ponto (nil: unset).
-// Moving it changes the days between the old and the new date, so both
-// must be outside the company's closed periods (409 periodo_fechado);
-// the check runs under the company's chain lock, as every treatment's.
+// Moving it changes the figures of the days between the former and the
+// new date (from the beginning of time when either is unset), so none of
+// them may be inside a closed period (409 periodo_fechado); the check
+// runs under the company's chain lock, as every treatment's.
 func (s *Store) Set(ctx context.Context, empresaID int64, data *time.Time, now time.Time) error {
 	return pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
 		if err := fechamento.Lock(ctx, tx, empresaID); err != nil {
@@ -58,14 +59,10 @@ func (s *Store) Set(ctx context.Context, empresaID int64, data *time.Time, now t
 		if err != nil {
 			return err
 		}
-		var datas []time.Time
-		for _, d := range []*time.Time{old, data} {
-			if d != nil {
-				datas = append(datas, *d)
+		if de, ate, ok := changed(old, data); ok {
+			if err := fechamento.CheckOpenRange(ctx, tx, empresaID, de, ate); err != nil {
+				return err
 			}
-		}
-		if err := fechamento.CheckOpen(ctx, tx, empresaID, datas...); err != nil {
-			return err
 		}
 		if data == nil {
 			_, err = tx.Exec(ctx, `DELETE FROM inicio_uso_empresas WHERE empresa_id = $1`, empresaID)
@@ -79,4 +76,23 @@ func (s *Store) Set(ctx context.Context, empresaID int64, data *time.Time, now t
 		}
 		return nil
 	})
+}
+
+// changed is the days whose figures move from first day a to b: from de
+// (nil: the beginning of time) to the day before ate; false when none.
+func changed(a, b *time.Time) (de *time.Time, ate time.Time, ok bool) {
+	switch {
+	case a == nil && b == nil:
+		return nil, time.Time{}, false
+	case a == nil:
+		return nil, *b, true
+	case b == nil:
+		return nil, *a, true
+	case a.Equal(*b):
+		return nil, time.Time{}, false
+	case a.Before(*b):
+		return a, *b, true
+	default:
+		return b, *a, true
+	}
 }
