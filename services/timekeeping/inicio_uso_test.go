@@ -136,6 +136,9 @@ func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	if diff := cmp.Diff(depois, semana()); diff != "" {
 		t.Fatalf("from Wednesday (-want +got):\n%s", diff)
 	}
+	r := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-03&formato=pdf", ana.id), c.token, nil)
+	want(t, r, 200)
+	wantText(t, pdfText(t, r), "antes do início do uso do ponto")
 
 	// Bad input: 400, nothing stored.
 	for _, body := range []map[string]any{{"data": "2024-03-12"}, {"data": "1999-12-31"}, {"data": "06/03/2024"},
@@ -148,7 +151,7 @@ func TestInicioUsoDaysBeforeOweNothing(t *testing.T) {
 	// With February closed, a move that changes one of its days is a 409:
 	// a date inside it, or unsetting (every day before 03-06 counts
 	// again); a move within March is fine. Reopened, it can be unset.
-	r := e.pub("POST", "/registropontos/fechamentos", c.token, map[string]any{"inicio": "2024-02-01", "fim": "2024-02-29"})
+	r = e.pub("POST", "/registropontos/fechamentos", c.token, map[string]any{"inicio": "2024-02-01", "fim": "2024-02-29"})
 	want(t, r, 201)
 	fechamento := id(r.obj(t))
 	wantErr(t, e.pub("PUT", "/registropontos/inicio-uso", c.token, map[string]any{"data": "2024-02-15"}), 409, "periodo_fechado")

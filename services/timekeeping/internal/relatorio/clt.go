@@ -41,6 +41,11 @@ func (d *Dia) date() time.Time {
 // (core.FaltaInjustificada): it costs the DSR and is not banked.
 func (d *Dia) Ausencia() bool { return d.ausencia }
 
+// AntesDoUso reports whether the day is before the company's first day on
+// ponto (core.AntesDoUso): outside the bond for that reason rather than
+// the admission's or the termination's.
+func (d *Dia) AntesDoUso() bool { return d.antesDoUso }
+
 // tratamento is the day's treatment as the record core reads it.
 func (d *Dia) tratamento() core.Tratamento {
 	t := core.Tratamento{Incluidas: d.incluidas, Desconsideradas: d.desconsideradas, AbonoDiaInteiro: d.abonoDia}
