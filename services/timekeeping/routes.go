@@ -35,6 +35,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/hoje"
+	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
 	"github.com/ponto/ponto/services/timekeeping/internal/lembrete"
 	locais "github.com/ponto/ponto/services/timekeeping/internal/local"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
@@ -132,6 +133,7 @@ type dependencies struct {
 //	GET  /registropontos/hoje                                company    hoje
 //	GET|PUT /registropontos/lembretes                        company    lembrete
 //	GET|PUT /registropontos/lembretes/me                     employee   lembrete
+//	GET|PUT /registropontos/inicio-uso                       company    iniciouso
 //
 // Internal listener (service to service):
 //
@@ -191,6 +193,8 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 		srv.Metrics.MustRegister(job.Collectors()...)
 		d.lembretes(job)
 	}
+
+	(&iniciouso.Handlers{Store: iniciouso.NewStore(d.db), Clock: d.clock, Zones: zones}).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
 }

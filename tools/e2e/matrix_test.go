@@ -246,6 +246,12 @@ func rows() []row {
 			return map[string]any{"ativo": true}
 		}), want{unath, unath, ok, ok, forb, forb, forb}},
 		{"GET", "/registropontos/atestado-tecnico", get(fixed("/registropontos/atestado-tecnico")), onlyCompanyList},
+		// The company's first day on ponto; null leaves every day counted,
+		// so the other tests' figures do not move.
+		{"GET", "/registropontos/inicio-uso", get(fixed("/registropontos/inicio-uso")), onlyCompanyList},
+		{"PUT", "/registropontos/inicio-uso", put(fixed("/registropontos/inicio-uso"), func(*matrix) any {
+			return map[string]any{"data": nil}
+		}), onlyCompanyList},
 		// Public: a receipt's check needs no token, and any token is ignored.
 		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),
 			everyone(http.StatusOK)},

@@ -231,6 +231,10 @@ func (h *Handlers) ausencias(c *fiber.Ctx, empresaID int64, funcs []employee.Fun
 	}
 	relatorio.ComputeDays(days, p)
 	dsrs := relatorio.DSRs(days, p, inicio, ate)
+	inicioUso, err := h.days.InicioUso(ctx, empresaID)
+	if err != nil {
+		return nil, err
+	}
 	faltas := map[int64][]time.Time{}
 	from := inicio.Format(time.DateOnly)
 	for _, d := range days {
@@ -248,18 +252,18 @@ func (h *Handlers) ausencias(c *fiber.Ctx, empresaID int64, funcs []employee.Fun
 		return nil, err
 	}
 	for i, f := range funcs {
-		out = append(out, core.AusenciasAEJ(i+1, faltas[f.ID], descansos(f, dsrs[f.ID]), movimentos(saldos[f.ID]))...)
+		out = append(out, core.AusenciasAEJ(i+1, faltas[f.ID], descansos(f, inicioUso, dsrs[f.ID]), movimentos(saldos[f.ID]))...)
 	}
 	return out, nil
 }
 
 // descansos are rs as the core reads them, those outside f's employment
-// bond left out.
-func descansos(f employee.Funcionario, rs []relatorio.DSR) []core.DSR {
+// bond or before the company's first day on ponto (inicioUso) left out.
+func descansos(f employee.Funcionario, inicioUso *time.Time, rs []relatorio.DSR) []core.DSR {
 	out := make([]core.DSR, 0, len(rs))
 	for _, r := range rs {
 		d, err := time.Parse(time.DateOnly, r.Data)
-		if err == nil && !f.ForaDoVinculo(d) {
+		if err == nil && !f.ForaDoVinculo(d) && !core.AntesDoUso(d, inicioUso) {
 			out = append(out, core.DSR{Data: d, Perdido: r.Perdido})
 		}
 	}

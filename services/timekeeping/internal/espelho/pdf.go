@@ -103,7 +103,10 @@ func ocorrencias(d Dia) string {
 	if d.Feriado != nil {
 		s = append(s, "feriado: "+*d.Feriado)
 	}
-	if d.ForaDoVinculo {
+	switch {
+	case d.AntesDoUso():
+		s = append(s, "antes do início do uso do ponto")
+	case d.ForaDoVinculo:
 		s = append(s, "fora do vínculo (antes da admissão ou após a demissão)")
 	}
 	if d.Falta {

@@ -70,6 +70,22 @@ func CheckOpen(ctx context.Context, tx execer, empresaID int64, datas ...time.Ti
 	return nil
 }
 
+// CheckOpenRange refuses with ErrFechado when a day from de (nil: the
+// beginning of time) to the day before ate is inside one of company
+// empresaID's standing closings. Call it under Lock.
+func CheckOpenRange(ctx context.Context, tx execer, empresaID int64, de *time.Time, ate time.Time) error {
+	var closed bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM (`+standing+`) f
+		WHERE f.inicio < $2::date AND ($3::date IS NULL OR f.fim >= $3::date))`, empresaID, ate, de).Scan(&closed)
+	if err != nil {
+		return fmt.Errorf("fechamento: check range: %w", err)
+	}
+	if closed {
+		return ErrFechado
+	}
+	return nil
+}
+
 // Store holds the SQL of closings and acknowledgements.
 type Store struct{ db *pgxpool.Pool }
 

@@ -13,7 +13,7 @@ func computeDays(days []Dia, p Params) {
 		d := &days[i]
 		data := d.date()
 		escala := p.escalas[d.FuncionarioID]
-		d.ForaDoVinculo = p.foraDoVinculo(d.FuncionarioID, d.Data)
+		d.ForaDoVinculo = d.antesDoUso || p.foraDoVinculo(d.FuncionarioID, d.Data)
 		a := core.ComputeApuracao(core.Dia{Marcas: d.marcas, Turno: escala.Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
 			FeriadoSeguinte: d.feriadoSeguinte, Ciclo12x36: escala != nil && escala.Ciclo != nil,
@@ -40,6 +40,11 @@ func (d *Dia) date() time.Time {
 // Ausencia reports whether the computed day is an unexcused absence
 // (core.FaltaInjustificada): it costs the DSR and is not banked.
 func (d *Dia) Ausencia() bool { return d.ausencia }
+
+// AntesDoUso reports whether the day is before the company's first day on
+// ponto (core.AntesDoUso): outside the bond for that reason rather than
+// the admission's or the termination's.
+func (d *Dia) AntesDoUso() bool { return d.antesDoUso }
 
 // tratamento is the day's treatment as the record core reads it.
 func (d *Dia) tratamento() core.Tratamento {

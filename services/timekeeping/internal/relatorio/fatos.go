@@ -12,6 +12,7 @@ import (
 
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
+	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
 	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
@@ -35,6 +36,9 @@ type Fatos struct {
 	datas    []time.Time
 	textos   []string
 	feriados []*string
+	// inicioUso is the company's first day on ponto (nil: not set): the
+	// days before it owe nothing (core.AntesDoUso).
+	inicioUso *time.Time
 
 	// marcas are the REP's punches, incluidas the company's, each
 	// grouped by employee (agrupar) once read.
@@ -134,6 +138,9 @@ func (s *Store) Fatos(ctx context.Context, p Params) (*Fatos, error) {
 			return err
 		}
 		cal = core.NewCalendario(fac)
+		if f.inicioUso, err = iniciouso.Read(ctx, tx, p.EmpresaID); err != nil {
+			return err
+		}
 		return f.read(ctx, tx)
 	})
 	if err != nil {
@@ -449,7 +456,7 @@ func (f *Fatos) rows(i int, detail bool) []Dia {
 			continue
 		}
 		out = append(out, Dia{FuncionarioID: id, Data: f.textos[d], data: f.datas[d], FaltaMarcada: flags&temFalta != 0,
-			Feriado: f.feriados[d], feriadoSeguinte: f.feriados[d+1] != nil})
+			Feriado: f.feriados[d], feriadoSeguinte: f.feriados[d+1] != nil, antesDoUso: core.AntesDoUso(f.datas[d], f.inicioUso)})
 		dia := &out[len(out)-1]
 		if flags&temAbono != 0 {
 			a := f.abonos[int64(i*f.n+d)]

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
 	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
@@ -97,6 +98,9 @@ type Dia struct {
 	// tells that the next date is a holiday.
 	ausencia        bool
 	feriadoSeguinte bool
+	// antesDoUso: the date is before the company's first day on ponto
+	// (core.AntesDoUso), outside the bond as the rules see it.
+	antesDoUso bool
 	// data is Data as a civil date (UTC midnight), kept so that computing
 	// a department's tens of thousands of days does not parse each one
 	// back.
@@ -126,6 +130,12 @@ type Totais struct {
 	// DSRPerdidos counts the weekly rest days lost to unexcused absences
 	// (Lei 605/49 art. 6).
 	DSRPerdidos int `json:"dsrPerdidos"`
+}
+
+// InicioUso is company empresaID's first day on ponto, nil when not set
+// (iniciouso.Read): for the outputs that list rest days, which have no row.
+func (s *Store) InicioUso(ctx context.Context, empresaID int64) (*time.Time, error) {
+	return iniciouso.Read(ctx, s.db, empresaID)
 }
 
 // Days returns the rows of p's employees with their punches, outside any
