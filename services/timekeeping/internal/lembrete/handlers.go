@@ -1,6 +1,8 @@
 package lembrete
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ponto/ponto/pkg/clock"
@@ -22,81 +24,67 @@ type Lembretes struct {
 
 // Public mounts the routes on r, which must already verify the token.
 func (h *Handlers) Public(r fiber.Router) {
-	r.Get("/registropontos/lembretes/me", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.getMe)
-	r.Put("/registropontos/lembretes/me", jwtauth.RequireRole(jwtauth.RoleFuncionario), h.putMe)
-	r.Get("/registropontos/lembretes", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.getEmpresa)
-	r.Put("/registropontos/lembretes", jwtauth.RequireRole(jwtauth.RoleEmpresa), h.putEmpresa)
+	me := toggle{
+		get: func(ctx context.Context, c *jwtauth.Claims) (bool, error) {
+			return h.Store.FuncionarioAtivo(ctx, c.FuncionarioID)
+		},
+		set: func(ctx context.Context, c *jwtauth.Claims, ativo bool) error {
+			return h.Store.SetFuncionario(ctx, c.EmpresaID, c.FuncionarioID, ativo, h.Clock.Now())
+		},
+	}
+	empresa := toggle{
+		get: func(ctx context.Context, c *jwtauth.Claims) (bool, error) {
+			return h.Store.EmpresaAtiva(ctx, c.EmpresaID)
+		},
+		set: func(ctx context.Context, c *jwtauth.Claims, ativo bool) error {
+			return h.Store.SetEmpresa(ctx, c.EmpresaID, ativo, h.Clock.Now())
+		},
+	}
+	// GET and PUT /registropontos/lembretes/me: whether the employee gets
+	// reminders (false is the opt-out).
+	r.Get("/registropontos/lembretes/me", jwtauth.RequireRole(jwtauth.RoleFuncionario), me.read)
+	r.Put("/registropontos/lembretes/me", jwtauth.RequireRole(jwtauth.RoleFuncionario), me.write)
+	// GET and PUT /registropontos/lembretes: the company's switch.
+	r.Get("/registropontos/lembretes", jwtauth.RequireRole(jwtauth.RoleEmpresa), empresa.read)
+	r.Put("/registropontos/lembretes", jwtauth.RequireRole(jwtauth.RoleEmpresa), empresa.write)
 }
 
-// read decodes {"ativo": bool}, required.
-func read(c *fiber.Ctx) (bool, error) {
+// toggle is one switch: how to read and set it for the caller.
+type toggle struct {
+	get func(context.Context, *jwtauth.Claims) (bool, error)
+	set func(context.Context, *jwtauth.Claims, bool) error
+}
+
+// read answers the caller's switch.
+func (t toggle) read(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
+	ativo, err := t.get(c.UserContext(), caller)
+	if err != nil {
+		return err
+	}
+	return answer(c, ativo)
+}
+
+// write sets the caller's switch from {"ativo": bool}, required.
+func (t toggle) write(c *fiber.Ctx) error {
+	caller, err := request.Caller(c)
+	if err != nil {
+		return err
+	}
 	var in Lembretes
 	if err := request.DecodeJSON(c, &in); err != nil {
-		return false, err
+		return err
 	}
 	if in.Ativo == nil {
-		return false, domainerr.InvalidField("ativo", "campo obrigatório (true ou false)")
+		return domainerr.InvalidField("ativo", "campo obrigatório (true ou false)")
 	}
-	return *in.Ativo, nil
+	if err := t.set(c.UserContext(), caller, *in.Ativo); err != nil {
+		return err
+	}
+	return answer(c, *in.Ativo)
 }
 
 func answer(c *fiber.Ctx, ativo bool) error { return c.JSON(Lembretes{Ativo: &ativo}) }
-
-// getEmpresa is GET /registropontos/lembretes: the company's switch.
-func (h *Handlers) getEmpresa(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	ativo, err := h.Store.EmpresaAtiva(c.UserContext(), caller.EmpresaID)
-	if err != nil {
-		return err
-	}
-	return answer(c, ativo)
-}
-
-// putEmpresa is PUT /registropontos/lembretes {"ativo"}.
-func (h *Handlers) putEmpresa(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	ativo, err := read(c)
-	if err != nil {
-		return err
-	}
-	if err := h.Store.SetEmpresa(c.UserContext(), caller.EmpresaID, ativo, h.Clock.Now()); err != nil {
-		return err
-	}
-	return answer(c, ativo)
-}
-
-// getMe is GET /registropontos/lembretes/me: whether the employee gets
-// reminders.
-func (h *Handlers) getMe(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	ativo, err := h.Store.FuncionarioAtivo(c.UserContext(), caller.FuncionarioID)
-	if err != nil {
-		return err
-	}
-	return answer(c, ativo)
-}
-
-// putMe is PUT /registropontos/lembretes/me {"ativo"}: false opts out.
-func (h *Handlers) putMe(c *fiber.Ctx) error {
-	caller, err := request.Caller(c)
-	if err != nil {
-		return err
-	}
-	ativo, err := read(c)
-	if err != nil {
-		return err
-	}
-	if err := h.Store.SetFuncionario(c.UserContext(), caller.EmpresaID, caller.FuncionarioID, ativo, h.Clock.Now()); err != nil {
-		return err
-	}
-	return answer(c, ativo)
-}
