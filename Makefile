@@ -31,7 +31,7 @@ run: services dev-tools ## Start the whole stack on 127.0.0.1 (gateway :8080); C
 
 .PHONY: test
 test: services dev-tools web-test-deps fmt-check vet openapi-lint k8s-check bench-short ## gofmt check, go vet and go test -race over every module, against real PostgreSQL, Redis, MinIO and stripe-mock, and the web client in Chromium.
-	$(STACK) deps -- go test -race -count=1 $(PACKAGES)
+	$(STACK) deps -- go test -race -count=1 -timeout 45m $(PACKAGES)
 
 .PHONY: bench
 bench: services dev-tools ## Benchmark against this machine's own floors: seeds 100 companies × 100 employees and a month of punches, prints req/s, p50, p99 and ratios, saves JSON in .data/bench (docs/performance.md). BENCH_FLAGS=-pprof saves CPU profiles; BENCH_SCALE=10 seeds ten times the punches and compares with the last 1× run.
@@ -109,7 +109,7 @@ k8s-check: k8s-tools ## helm lint --strict, helm template | kubeconform -strict 
 			| $(BIN)/kubeconform -strict -summary -kubernetes-version $(K8S_VERSION) -skip $(K8S_CUSTOM_KINDS) \
 				-schema-location '$(K8S_SCHEMA_LOCATION)'; \
 	done
-	go test -count=1 ./tools/k8scheck/...
+	go test -count=1 -timeout 30m ./tools/k8scheck/...
 
 # Each tool is installed under a versioned name, and the plain name links
 # to it, so changing a pinned version rebuilds it.
