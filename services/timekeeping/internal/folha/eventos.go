@@ -60,7 +60,9 @@ func Padrao() map[string]string {
 	return m
 }
 
-func itoa3(n int) string { return string([]byte{byte('0' + n/100), byte('0' + n/10%10), byte('0' + n%10)}) }
+func itoa3(n int) string {
+	return string([]byte{byte('0' + n/100), byte('0' + n/10%10), byte('0' + n%10)})
+}
 
 // Conhecido reports whether evento is one of ponto's events.
 func Conhecido(evento string) bool { return slices.Contains(Eventos(), evento) }
