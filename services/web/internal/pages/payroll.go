@@ -82,6 +82,19 @@ func (p *Pages) savePayrollEvents(c *fiber.Ctx) error {
 	return c.Redirect("/empresa/folha?ok=salvo", http.StatusSeeOther)
 }
 
+// exportProblem is the export's refusal in one sentence: the problem of
+// the parameter or layout field it names (a code too long for the layout
+// names the event), else its message.
+func exportProblem(e *api.Error) string {
+	for _, k := range []string{"codigo", "horas", "minutos", "dias", "centesimos", "matricula", "cpf", "competencia",
+		"layout", "formato", "inicio", "fim", "estabelecimento"} {
+		if m := e.Field(k); m != "" {
+			return "Não foi possível gerar o arquivo: " + m
+		}
+	}
+	return e.Message
+}
+
 // payrollFile passes the period, the format and the layout through to
 // the export and the file back.
 func (p *Pages) payrollFile(c *fiber.Ctx) error {
@@ -92,5 +105,7 @@ func (p *Pages) payrollFile(c *fiber.Ctx) error {
 			q.Set("layout", l)
 		}
 	}
-	return p.stream(c, "/registropontos/folha?"+url.Values(q).Encode())
+	return p.streamOr(c, "/registropontos/folha?"+url.Values(q).Encode(), func(e *api.Error) error {
+		return p.payrollWith(c, e.Status, &api.Error{Status: e.Status, Code: e.Code, Message: exportProblem(e)}, nil, "")
+	})
 }
