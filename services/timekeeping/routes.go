@@ -33,6 +33,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
+	"github.com/ponto/ponto/services/timekeeping/internal/folha"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/hoje"
 	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
@@ -134,6 +135,10 @@ type dependencies struct {
 //	GET|PUT /registropontos/lembretes                        company    lembrete
 //	GET|PUT /registropontos/lembretes/me                     employee   lembrete
 //	GET|PUT /registropontos/inicio-uso                       company    iniciouso
+//	GET  /registropontos/folha                               company    folha
+//	GET|PUT /registropontos/folha/eventos                    company    folha
+//	GET  /registropontos/folha/layouts                       company    folha
+//	GET|PUT /registropontos/folha/layouts/{nome}             company    folha
 //
 // Internal listener (service to service):
 //
@@ -195,6 +200,9 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	}
 
 	(&iniciouso.Handlers{Store: iniciouso.NewStore(d.db), Clock: d.clock, Zones: zones}).Public(public)
+	(&folha.Handlers{Store: folha.NewStore(d.db), Zones: zones, Clock: d.clock,
+		Totais: &folha.Relatorio{Days: relatorios, Banco: bancoHoras, Employees: d.employees, Zones: zones, Clock: d.clock,
+			DB: d.db}}).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
 }

@@ -252,6 +252,19 @@ func rows() []row {
 		{"PUT", "/registropontos/inicio-uso", put(fixed("/registropontos/inicio-uso"), func(*matrix) any {
 			return map[string]any{"data": nil}
 		}), onlyCompanyList},
+		// The payroll export, its event codes and its layouts: each company
+		// its own ({} keeps the defaults; the layout is a company's own name).
+		{"GET", "/registropontos/folha", get(fixed("/registropontos/folha")), onlyCompanyList},
+		{"GET", "/registropontos/folha/eventos", get(fixed("/registropontos/folha/eventos")), onlyCompanyList},
+		{"PUT", "/registropontos/folha/eventos", put(fixed("/registropontos/folha/eventos"), func(*matrix) any {
+			return map[string]any{}
+		}), onlyCompanyList},
+		{"GET", "/registropontos/folha/layouts", get(fixed("/registropontos/folha/layouts")), onlyCompanyList},
+		{"GET", "/registropontos/folha/layouts/{nome}", get(fixed("/registropontos/folha/layouts/calima")), onlyCompanyList},
+		{"PUT", "/registropontos/folha/layouts/{nome}", put(fixed("/registropontos/folha/layouts/matriz"), func(*matrix) any {
+			return map[string]any{"descricao": "matriz", "campos": []map[string]any{
+				{"campo": "codigo", "inicio": 1, "tamanho": 4, "alinhamento": "direita", "preenchimento": "0"}}}
+		}), onlyCompanyList},
 		// Public: a receipt's check needs no token, and any token is ignored.
 		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),
 			everyone(http.StatusOK)},

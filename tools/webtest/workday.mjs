@@ -639,6 +639,39 @@ async function hourBank(company, emp) {
   await capture(emp, "funcionario-banco-horas");
 }
 
+// payrollExport: the company's payroll codes (a bad one refused next to
+// its field, a four-digit one saved), the open month's CSV marked
+// provisional, and Calima's three-digit field refusing the long code on
+// the page, with the event named.
+async function payrollExport(page) {
+  await goto(page, "/empresa/folha");
+  await capture(page, "empresa-folha");
+  await page.fill("#extras50", "a b");
+  await submit(page, "#form-folha-eventos button[type=submit]");
+  check(await page.locator("#extras50-erro").count() === 1, "a bad payroll code is refused next to its field");
+  page.cspErrors = []; // the refused mapping's 400, expected
+  await page.fill("#extras50", "0150");
+  await submit(page, "#form-folha-eventos button[type=submit]");
+  await expectNoError(page, "payroll codes");
+  check(await page.locator(".aviso.ok").getByText("Alterações salvas").count() === 1, "the payroll codes are saved");
+  check(await page.inputValue("#extras50") === "0150", "the saved code shows in its field");
+
+  const today = localDate("America/Recife");
+  await page.fill("#folha-inicio", today.slice(0, 8) + "01");
+  await page.fill("#folha-fim", today);
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.click("#form-folha-arquivo button[type=submit]")]);
+  const lines = fs.readFileSync(await csv.path(), "utf8").split("\n");
+  check(lines[0].startsWith("# PROVISÓRIO"), "the open month's export is marked provisional on its first line");
+  check(lines.includes("cpf,nome,evento,codigo,minutos,horas,dias"), "the CSV has its header line");
+
+  await page.selectOption("#folha-formato", "layout");
+  await page.selectOption("#folha-layout", "calima");
+  await submit(page, "#form-folha-arquivo button[type=submit]");
+  const err = (await page.locator(".aviso.erro").textContent()) || "";
+  check(err.includes("extras50") && err.includes("calima"), `Calima's code field refuses 0150, naming the event (${err.trim()})`);
+  page.cspErrors = []; // the refused export's 400, expected
+}
+
 // companyToday: the console's first page lists Maria under her situation
 // with a link to her day, filters by department from the keyboard,
 // refreshes its panel in place, and works without JavaScript; the
@@ -744,6 +777,7 @@ async function main() {
     await treatDays(company_.page);
     await closeAndAcknowledge(company_.page, emp.page);
     await hourBank(company_.page, emp.page);
+    await payrollExport(company_.page);
     await companyToday(company_.page, browser);
     await employeeReminders(emp.page);
     log("ok");

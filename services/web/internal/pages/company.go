@@ -55,6 +55,9 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g.Get("/afd.txt", p.afd)
 	g.Get("/aej.txt", p.aej)
 	g.Get("/fechamentos", p.closings)
+	g.Get("/folha", p.payroll)
+	g.Post("/folha/eventos", p.savePayrollEvents)
+	g.Get("/folha/arquivo", p.payrollFile)
 	g.Post("/fechamentos", p.closePeriod)
 	g.Post("/fechamentos/:id<int>/reabrir", p.reopenPeriod)
 }

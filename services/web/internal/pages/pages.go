@@ -231,9 +231,16 @@ const maxDownload = 64 << 20
 // keeping its type and file name. The file is read whole before answering:
 // the API call's context ends with the handler, so it cannot be streamed
 // after the handler returns.
-func (p *Pages) stream(c *fiber.Ctx, path string) error {
+func (p *Pages) stream(c *fiber.Ctx, path string) error { return p.streamOr(c, path, nil) }
+
+// streamOr is stream, handing the API's refusal (a 4xx) to refused when
+// set, so that a form page can show it next to its fields.
+func (p *Pages) streamOr(c *fiber.Ctx, path string, refused func(*api.Error) error) error {
 	resp, err := p.api.Open(c.UserContext(), sess(c), api.Call{Method: http.MethodGet, Path: path,
 		ClientIP: httpserver.ClientIP(c), RequestID: httpserver.RequestID(c)})
+	if e, ok := api.AsError(err); ok && e.Status < 500 && refused != nil {
+		return refused(e)
+	}
 	if err != nil {
 		return p.fail(c, err)
 	}
