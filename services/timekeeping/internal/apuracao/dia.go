@@ -57,7 +57,7 @@ type Dia struct {
 	MinutosIntervaloSuprimido int `json:"minutosIntervaloSuprimido"`
 	MinutosInterjornada       int `json:"minutosInterjornada"`
 
-	// The CLT figures (package clt): overtime split by rate, night work in
+	// The CLT figures (core.ComputeApuracao): overtime split by rate, night work in
 	// clock and night-hour minutes, whether the tolerance of art. 58 §1
 	// absorbed the day's variations, the rest since the previous workday,
 	// the company holiday and the day's alerts.

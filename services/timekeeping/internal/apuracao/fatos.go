@@ -12,8 +12,8 @@ import (
 // snapshot) for its employees and dates: every punch of the period, the
 // REP's and those the company included, held flat (48 bytes each) and
 // grouped by employee, and what the company recorded about the days
-// (absences, abonos, holidays). Each turns them into each employee's day
-// rows, one employee at a time, so that a department's rows never exist
+// (absences, abonos, holidays), as a Registro receives them. rows turns
+// them into each employee's day rows, one employee at a time, so that a department's rows never exist
 // at once.
 type fatos struct {
 	p params
@@ -63,7 +63,7 @@ type marca struct {
 	emp               int32 // index in params.Funcionarios
 	dia               int32 // the workday, a Unix day
 	fuso              int16 // UTC offset in minutes
-	tipo, status      uint8 // indices in Fatos.tipos and Fatos.status
+	tipo, status      uint8 // indices in fatos.tipos and fatos.status
 	fora              bool  // outside every work place
 	incluida          bool
 	desconsiderada    bool
@@ -75,14 +75,14 @@ type abonosDia struct {
 	inicios, fins []int
 }
 
-// Day flags of Fatos.dias.
+// Day flags of fatos.dias.
 const (
 	temFalta uint8 = 1 << iota
 	temAbono
 )
 
 // Statuses of a punch as the report shows them; the first entries of
-// Fatos.status, in this order.
+// fatos.status, in this order.
 const (
 	statusAutomatico = "aprovado automaticamente"
 	statusSolicitado = "ajuste solicitado"
@@ -474,7 +474,7 @@ func take[T any](s *[]T, n int) []T {
 	return (*s)[start : start+n : start+n]
 }
 
-// cloneDias copies rows from Each, to keep them past the next employee.
+// cloneDias copies rows from rows, to keep them past the next employee.
 func cloneDias(days []Dia) []Dia {
 	out := slices.Clone(days)
 	for i := range out {

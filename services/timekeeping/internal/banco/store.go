@@ -6,9 +6,9 @@
 // company's manual movements (POST
 // /registropontos/funcionario/{funcionarioId}/banco-horas/movimentos).
 //
-// The rules are the record core's (core.ComputeBanco): the balance is
-// computed from the workdays as the report computes them (package
-// relatorio), plus the stored manual movements, which are append-only.
+// The rules are the record core's (core.ComputeBanco), applied by the
+// workday engine (package apuracao) to the workdays it computes and the
+// stored manual movements, which are append-only.
 package banco
 
 import (

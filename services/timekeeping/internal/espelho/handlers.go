@@ -3,8 +3,8 @@
 // YYYY-MM&formato=json|pdf. It shows the employer and the employee, the
 // period, the contractual schedule, the original punches and the treated
 // ones (included or disregarded, with the adjustment's reason), and each
-// day's figures with the CLT rules of the department report (package
-// relatorio computes them, package clt holds the rules).
+// day's figures as the department report shows them (the workday engine,
+// package apuracao, computes them with the record core's rules).
 package espelho
 
 import (
