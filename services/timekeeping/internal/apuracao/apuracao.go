@@ -129,13 +129,13 @@ func (r *Resultado) Todos() []Apurado {
 // into a: the rules, the rest days, the days from Inicio, the totals.
 func (r *Resultado) apurar(i int, days []Dia, a *Apurado) {
 	c, p := &r.c, r.f.p
-	id := c.Funcionarios[i]
+	id := c.Funcionarios[i].ID
 	if !c.EmCurso {
 		computeDays(days, p)
 	}
 	var perdidos int
 	if c.DSR {
-		ds := p.dsrOf(id.ID, days, c.Inicio, c.Fim)
+		ds := p.dsrOf(id, days, c.Inicio, c.Fim)
 		perdidos = core.Perdidos(ds)
 		if c.Detalhe != nil && c.Detalhe(i) {
 			a.DSR = dsrs(ds)
@@ -145,8 +145,9 @@ func (r *Resultado) apurar(i int, days []Dia, a *Apurado) {
 	a.Dias = days
 	a.Totais = Sum(days)
 	a.Totais.DSRPerdidos = perdidos
-	if s, ok := r.bancos[id.ID]; ok {
-		a.Banco = &s
+	if s, ok := r.bancos[id]; ok {
+		b := s // on the heap only for those with a bank
+		a.Banco = &b
 	}
 }
 
