@@ -22,6 +22,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/aej"
 	"github.com/ponto/ponto/services/timekeeping/internal/afdexport"
 	"github.com/ponto/ponto/services/timekeeping/internal/ajuste"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/cadeia"
@@ -168,17 +169,16 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
 	faltas, tratamentos, abonos := falta.NewStore(d.db), tratamento.NewStore(d.db), abono.NewStore(d.db)
 	(&falta.Handlers{Store: faltas, Workdays: workdays, Clock: d.clock}).Public(public)
-	relatorios := relatorio.NewStore(d.db)
+	apuracoes := apuracao.New(apuracao.NewStore(d.db)) // the one workday engine of the readers below
 	bancos := banco.NewStore(d.db)
-	bancoHoras := banco.New(bancos, relatorios)
-	relatorio.NewHandlers(relatorios, d.employees, d.clock, zones).WithBanco(bancoHoras).Public(public)
+	relatorio.NewHandlers(apuracoes, d.employees, d.clock, zones).Public(public)
 	afdexport.NewHandlers(afdexport.NewStore(d.db), d.clock, zones, d.rep, d.signer).Public(public)
 	aej.NewHandlers(tratamentos, faltas, d.employees, d.clock, zones, d.rep, d.ptrp, d.signer).
-		SetJornadas(relatorios, bancoHoras).Public(public)
+		SetJornadas(apuracoes).Public(public)
 	comprovante.NewHandlers(comprovante.NewStore(d.db), d.employees, d.companies, d.rep, d.signer,
 		d.verificacaoURL).Public(public)
-	espelho.NewHandlers(tratamentos, abonos, relatorios, d.employees, d.companies, d.clock, zones, d.signer,
-		bancoHoras, d.db).Public(public)
+	espelho.NewHandlers(tratamentos, abonos, apuracoes, d.employees, d.companies, d.clock, zones, d.signer,
+		d.db).Public(public)
 	atestado.NewHandlers(d.atestado, d.rep, d.clock, build).Public(public)
 	feriado.NewHandlers(d.db, d.clock, zones).Public(public)
 	locais.NewHandlers(places, d.clock).Public(public)
@@ -186,8 +186,8 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	(&tratamento.Handlers{Store: tratamentos, Workdays: workdays, Clock: d.clock}).Public(public)
 	(&abono.Handlers{Store: abonos, Workdays: workdays, Clock: d.clock}).Public(public)
 	(&fechamento.Handlers{Store: fechamento.NewStore(d.db), Workdays: workdays, Clock: d.clock}).Public(public)
-	banco.NewHandlers(bancos, bancoHoras, workdays, d.clock).Public(public)
-	hojes := &hoje.Handlers{Store: hoje.NewStore(d.db), Relatorios: relatorios, Employees: d.employees, Zones: zones,
+	banco.NewHandlers(bancos, apuracoes, workdays, d.clock).Public(public)
+	hojes := &hoje.Handlers{Store: hoje.NewStore(d.db), Apuracao: apuracoes, Employees: d.employees, Zones: zones,
 		Clock: d.clock, Signer: d.signer}
 	hojes.Public(public)
 	lembretes := lembrete.NewStore(d.db)

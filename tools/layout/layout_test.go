@@ -249,3 +249,24 @@ func TestOnlyTheLedgerNamesTheChainHeads(t *testing.T) {
 		})
 	}
 }
+
+// reportSQL is the facts' SQL the workday engine runs.
+const reportSQL = "github.com/ponto/ponto/services/timekeeping/reportsql"
+
+// TestOnlyTheEngineReadsTheWorkdayFacts: every reader of computed
+// workdays asks the workday engine (services/timekeeping/internal/apuracao),
+// so no other code of timekeeping (tests aside) imports its SQL
+// (docs/architecture.md).
+func TestOnlyTheEngineReadsTheWorkdayFacts(t *testing.T) {
+	root := filepath.Join(servicesDir, "timekeeping")
+	for _, file := range goFiles(t, root) {
+		rel, _ := filepath.Rel(root, file)
+		rel = filepath.ToSlash(rel)
+		if strings.HasSuffix(rel, "_test.go") || strings.HasPrefix(rel, "internal/apuracao/") {
+			continue
+		}
+		if slices.Contains(imports(t, file), reportSQL) {
+			t.Errorf("services/timekeeping/%s imports reportsql: workdays are read through internal/apuracao", rel)
+		}
+	}
+}

@@ -1,9 +1,10 @@
-// Package reportsql is the SQL of the department report and the
-// timesheet: the reads of a period's punches and of what the company
-// recorded about them, which the record core (package core) then turns
-// into workdays in Go. It is a package of its own, outside internal/, so
-// that the benchmark's floor (tools/bench/floor) times exactly the SQL
-// the service runs.
+// Package reportsql is the SQL of the workday engine
+// (internal/apuracao's Store), behind the timesheet, the department report,
+// the hour bank, the AEJ and the Today page: the reads of a period's
+// punches and of what the company recorded about them, which the record
+// core (package core) then turns into workdays in Go. It is a package of
+// its own, outside internal/, so that the benchmark's floor
+// (tools/bench/floor) times exactly the SQL the service runs.
 package reportsql
 
 import "time"

@@ -20,12 +20,11 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/arquivo"
-	"github.com/ponto/ponto/services/timekeeping/internal/banco"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
@@ -48,17 +47,16 @@ type Handlers struct {
 	files     arquivo.Files
 	rep       core.REP
 	ptrp      core.AEJPTRP
-	// days and bancos compute the workdays (the one absence rule, the
-	// DSR) and the hour bank the type-07 records report (SetJornadas).
-	days   *relatorio.Store
-	bancos *banco.Banco
+	// apuracao computes the workdays (the one absence rule, the DSR)
+	// and the hour bank the type-07 records report (SetJornadas).
+	apuracao *apuracao.Apuracao
 }
 
-// SetJornadas gives the handlers what the type-07 records are computed
-// from: the workdays (days) and the hour bank (bancos). Without them
-// only the company's absence marks are written.
-func (h *Handlers) SetJornadas(days *relatorio.Store, bancos *banco.Banco) *Handlers {
-	h.days, h.bancos = days, bancos
+// SetJornadas gives the handlers the workday engine the type-07 records
+// are computed with. Without it only the company's absence marks are
+// written.
+func (h *Handlers) SetJornadas(a *apuracao.Apuracao) *Handlers {
+	h.apuracao = a
 	return h
 }
 
@@ -107,7 +105,7 @@ func (h *Handlers) export(c *fiber.Ctx, x arquivo.Export, now time.Time) (name s
 		PTRP: h.ptrp,
 	}
 	assemble(&a, funcs, ps, fs)
-	if h.days != nil {
+	if h.apuracao != nil {
 		today := time.Date(now.In(emp.Zone).Year(), now.In(emp.Zone).Month(), now.In(emp.Zone).Day(), 0, 0, 0, 0, time.UTC)
 		if a.Ausencias, err = h.ausencias(c, x.EmpresaID, funcs, inicio, fim, today); err != nil {
 			return "", nil, err
@@ -218,48 +216,32 @@ func (h *Handlers) ausencias(c *fiber.Ctx, empresaID int64, funcs []employee.Fun
 	}
 	ctx := c.UserContext()
 	escalas := map[int64]*core.Escala{}
-	ids := make([]int64, 0, len(funcs))
 	for _, f := range funcs {
 		escalas[f.EscalaTrabalhoID] = f.Escala.Core()
-		ids = append(ids, f.ID)
 	}
-	params := func(i, f time.Time) relatorio.Params { return relatorio.NewParams(empresaID, i, f, funcs, escalas) }
-	p := params(relatorio.Antes(inicio), ate)
-	days, err := h.days.Days(ctx, p)
+	res, err := h.apuracao.Apurar(ctx, apuracao.Consulta{EmpresaID: empresaID, Funcionarios: funcs, Escalas: escalas,
+		Inicio: inicio, Fim: ate, DSR: true, Detalhe: func(int) bool { return true },
+		Banco: &apuracao.ConsultaBanco{Ate: ate, ApurarAte: ate, Desde: inicio}})
 	if err != nil {
 		return nil, err
 	}
-	relatorio.ComputeDays(days, p)
-	dsrs := relatorio.DSRs(days, p, inicio, ate)
-	inicioUso, err := h.days.InicioUso(ctx, empresaID)
-	if err != nil {
-		return nil, err
-	}
-	faltas := map[int64][]time.Time{}
-	from := inicio.Format(time.DateOnly)
-	for _, d := range days {
-		if d.Falta && d.Data >= from {
-			t, _ := time.Parse(time.DateOnly, d.Data)
-			faltas[d.FuncionarioID] = append(faltas[d.FuncionarioID], t)
+	for i, a := range res.Each() {
+		var faltas []time.Time
+		for _, d := range a.Dias {
+			if d.Falta {
+				t, _ := time.Parse(time.DateOnly, d.Data)
+				faltas = append(faltas, t)
+			}
 		}
-	}
-	pol, err := h.bancos.Politica(ctx, empresaID)
-	if err != nil {
-		return nil, err
-	}
-	saldos, err := h.bancos.Saldos(ctx, empresaID, ids, pol, ate, ate, inicio, params)
-	if err != nil {
-		return nil, err
-	}
-	for i, f := range funcs {
-		out = append(out, core.AusenciasAEJ(i+1, faltas[f.ID], descansos(f, inicioUso, dsrs[f.ID]), movimentos(saldos[f.ID]))...)
+		out = append(out, core.AusenciasAEJ(i+1, faltas, descansos(a.Funcionario, res.InicioUso(), a.DSR),
+			movimentos(*a.Banco))...)
 	}
 	return out, nil
 }
 
 // descansos are rs as the core reads them, those outside f's employment
 // bond or before the company's first day on ponto (inicioUso) left out.
-func descansos(f employee.Funcionario, inicioUso *time.Time, rs []relatorio.DSR) []core.DSR {
+func descansos(f employee.Funcionario, inicioUso *time.Time, rs []apuracao.DSR) []core.DSR {
 	out := make([]core.DSR, 0, len(rs))
 	for _, r := range rs {
 		d, err := time.Parse(time.DateOnly, r.Data)
@@ -271,7 +253,7 @@ func descansos(f employee.Funcionario, inicioUso *time.Time, rs []relatorio.DSR)
 }
 
 // movimentos are s's movements as the core reads them.
-func movimentos(s banco.Saldo) []core.MovimentoBanco {
+func movimentos(s apuracao.Saldo) []core.MovimentoBanco {
 	out := make([]core.MovimentoBanco, 0, len(s.Movimentos))
 	for _, m := range s.Movimentos {
 		if d, err := time.Parse(time.DateOnly, m.Data); err == nil {

@@ -11,9 +11,9 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
@@ -24,14 +24,15 @@ var errNaoEncontrado = domainerr.NotFound("funcionário não encontrado")
 // Handlers serve the hour-bank routes.
 type Handlers struct {
 	store    *Store
-	banco    *Banco
+	apuracao *apuracao.Apuracao
 	workdays fuso.Workdays
 	clock    *clock.Clock
 }
 
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, banco *Banco, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
-	return &Handlers{store: store, banco: banco, workdays: workdays, clock: clk}
+// NewHandlers returns the handlers: store holds the policies and
+// movements, a computes the banks.
+func NewHandlers(store *Store, a *apuracao.Apuracao, workdays fuso.Workdays, clk *clock.Clock) *Handlers {
+	return &Handlers{store: store, apuracao: a, workdays: workdays, clock: clk}
 }
 
 // Public mounts the routes on r, which must already verify the token.
@@ -145,22 +146,19 @@ func (h *Handlers) saldo(c *fiber.Ctx, caller *jwtauth.Claims, id int64) (Saldo,
 	if err != nil {
 		return Saldo{}, err
 	}
-	var escala employee.Escala
-	if pol.Ativo {
-		if escala, err = h.workdays.Employees.Escala(ctx, id); err != nil {
+	escalas := map[int64]*core.Escala{}
+	if pol.Ativo { // the schedule matters only to an active bank
+		escala, err := h.workdays.Employees.Escala(ctx, id)
+		if err != nil {
+			return Saldo{}, err
+		}
+		if escalas, err = apuracao.EscalasOf(map[int64]employee.Escala{f.EscalaTrabalhoID: escala}); err != nil {
 			return Saldo{}, err
 		}
 	}
-	var paramsErr error
-	saldos, err := h.banco.Saldos(ctx, caller.EmpresaID, []int64{id}, pol, ate, today.AddDate(0, 0, -1), time.Time{},
-		func(inicio, fim time.Time) relatorio.Params {
-			p, err := relatorio.ParamsFor(caller.EmpresaID, inicio, fim, f, escala)
-			paramsErr = err
-			return p
-		})
-	if err == nil {
-		err = paramsErr
-	}
+	saldos, err := h.apuracao.Saldos(ctx, apuracao.Consulta{EmpresaID: caller.EmpresaID,
+		Funcionarios: []employee.Funcionario{f}, Escalas: escalas,
+		Banco: &apuracao.ConsultaBanco{Ate: ate, ApurarAte: today.AddDate(0, 0, -1), Politica: &pol}})
 	return saldos[id], err
 }
 

@@ -6,14 +6,13 @@
 // company's manual movements (POST
 // /registropontos/funcionario/{funcionarioId}/banco-horas/movimentos).
 //
-// The rules are the record core's (core.ComputeBanco): the balance is
-// computed from the workdays as the report computes them (package
-// relatorio), plus the stored manual movements, which are append-only.
+// The rules are the record core's (core.ComputeBanco), applied by the
+// workday engine (package apuracao) to the workdays it computes and the
+// stored manual movements, which are append-only.
 package banco
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/fechamento"
 )
 
@@ -35,43 +35,10 @@ type Store struct{ db *pgxpool.Pool }
 // NewStore returns a Store on db.
 func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 
-// Politica is a company's policy as the routes answer it; a company that
-// never set one has the default, off (Inicio and AtualizadoEm null).
-type Politica struct {
-	Ativo                bool    `json:"ativo"`
-	PeriodoMeses         int     `json:"periodoMeses"`
-	Inicio               *string `json:"inicio"`
-	LimiteCreditoMinutos int     `json:"limiteCreditoMinutos"`
-	LimiteDebitoMinutos  int     `json:"limiteDebitoMinutos"`
-	AtualizadoEm         *string `json:"atualizadoEm"`
-}
-
-// Core is the policy as the record core reads it.
-func (p Politica) Core() core.PoliticaBanco {
-	out := core.PoliticaBanco{PeriodoMeses: p.PeriodoMeses, LimiteCredito: p.LimiteCreditoMinutos,
-		LimiteDebito: p.LimiteDebitoMinutos}
-	if p.Inicio != nil {
-		out.Inicio, _ = time.Parse(time.DateOnly, *p.Inicio)
-	}
-	return out
-}
-
-// Politica returns company empresaID's policy (the default when none).
+// Politica returns company empresaID's policy (the default when none),
+// as the workday engine reads it.
 func (s *Store) Politica(ctx context.Context, empresaID int64) (Politica, error) {
-	p := Politica{PeriodoMeses: core.BancoPeriodoPadrao}
-	var inicio, em time.Time
-	err := s.db.QueryRow(ctx, `SELECT ativo, periodo_meses, inicio, limite_credito, limite_debito, atualizado_em
-		FROM banco_horas_politicas WHERE empresa_id = $1`, empresaID).
-		Scan(&p.Ativo, &p.PeriodoMeses, &inicio, &p.LimiteCreditoMinutos, &p.LimiteDebitoMinutos, &em)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return p, nil
-	}
-	if err != nil {
-		return p, fmt.Errorf("banco: politica: %w", err)
-	}
-	i, a := inicio.Format(time.DateOnly), clock.FormatISO(em)
-	p.Inicio, p.AtualizadoEm = &i, &a
-	return p, nil
+	return apuracao.NewStore(s.db).Politica(ctx, empresaID)
 }
 
 // save stores company empresaID's policy p (validated), replacing the
@@ -128,31 +95,6 @@ func (s *Store) post(ctx context.Context, n novo, now time.Time) (Lancamento, er
 	})
 	if err != nil {
 		return Lancamento{}, err
-	}
-	return out, nil
-}
-
-// manuais returns the manual movements of employees ids of company
-// empresaID dated in [inicio, fim], by employee, in date and id order.
-func (s *Store) manuais(ctx context.Context, empresaID int64, ids []int64, inicio, fim time.Time) (map[int64][]core.MovimentoBanco, error) {
-	rows, err := s.db.Query(ctx, `SELECT funcionario_id, id, data, tipo, minutos, motivo FROM banco_horas_movimentos
-		WHERE empresa_id = $1 AND funcionario_id = ANY($2::bigint[]) AND data BETWEEN $3 AND $4
-		ORDER BY funcionario_id, data, id`, empresaID, ids, inicio, fim)
-	if err != nil {
-		return nil, fmt.Errorf("banco: movimentos: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64][]core.MovimentoBanco{}
-	for rows.Next() {
-		var f int64
-		var m core.MovimentoBanco
-		if err := rows.Scan(&f, &m.ID, &m.Data, &m.Tipo, &m.Minutos, &m.Motivo); err != nil {
-			return nil, fmt.Errorf("banco: movimentos: %w", err)
-		}
-		out[f] = append(out[f], m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("banco: movimentos: %w", err)
 	}
 	return out, nil
 }

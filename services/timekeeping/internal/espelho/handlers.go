@@ -3,12 +3,11 @@
 // YYYY-MM&formato=json|pdf. It shows the employer and the employee, the
 // period, the contractual schedule, the original punches and the treated
 // ones (included or disregarded, with the adjustment's reason), and each
-// day's figures with the CLT rules of the department report (package
-// relatorio computes them, package clt holds the rules).
+// day's figures as the department report shows them (the workday engine,
+// package apuracao, computes them with the record core's rules).
 package espelho
 
 import (
-	"context"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -20,13 +19,12 @@ import (
 	"github.com/ponto/ponto/pkg/signature"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/internal/abono"
-	"github.com/ponto/ponto/services/timekeeping/internal/banco"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
 	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
@@ -35,24 +33,23 @@ import (
 type Handlers struct {
 	pontos    *tratamento.Store
 	abonos    *abono.Store
-	days      *relatorio.Store
+	apuracao  *apuracao.Apuracao
 	employees *employee.Client
 	companies *companybillingapi.Client
 	clock     *clock.Clock
 	zones     *fuso.Zones
-	signer    *signature.Signer // nil: unsigned PDFs
-	banco     *banco.Banco
+	signer    *signature.Signer   // nil: unsigned PDFs
 	db        database.RowQuerier // the establishments
 }
 
 // NewHandlers returns the handlers: pontos reads the treated punches,
-// abonos the abonos, days the computed days; signer (nil when no
+// abonos the abonos, a computes the days and the hour bank; signer (nil when no
 // certificate is configured) signs the PDF; db holds the establishments.
-func NewHandlers(pontos *tratamento.Store, abonos *abono.Store, days *relatorio.Store, employees *employee.Client,
+func NewHandlers(pontos *tratamento.Store, abonos *abono.Store, a *apuracao.Apuracao, employees *employee.Client,
 	companies *companybillingapi.Client, clk *clock.Clock, zones *fuso.Zones, signer *signature.Signer,
-	bancos *banco.Banco, db database.RowQuerier) *Handlers {
-	return &Handlers{pontos: pontos, abonos: abonos, days: days, employees: employees, companies: companies, clock: clk, zones: zones,
-		signer: signer, banco: bancos, db: db}
+	db database.RowQuerier) *Handlers {
+	return &Handlers{pontos: pontos, abonos: abonos, apuracao: a, employees: employees, companies: companies, clock: clk,
+		zones: zones, signer: signer, db: db}
 }
 
 // Public mounts the route on r, which must already verify the token.
@@ -150,22 +147,18 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 	if today.Before(fim) {
 		ate = today // days to come have nothing to show yet
 	}
-	// From six days before the month: its first rest days' DSR looks back.
-	p, err := relatorio.ParamsFor(empresaID, relatorio.Antes(inicio), ate, f, escala)
+	escalas, err := apuracao.EscalasOf(map[int64]employee.Escala{f.EscalaTrabalhoID: escala})
 	if err != nil {
 		return Espelho{}, err
 	}
-	days, err := h.days.Days(ctx, p)
+	res, err := h.apuracao.Apurar(ctx, apuracao.Consulta{EmpresaID: empresaID, Funcionarios: []employee.Funcionario{f},
+		Escalas: escalas, Inicio: inicio, Fim: ate, DSR: true, Detalhe: func(int) bool { return true },
+		Banco: &apuracao.ConsultaBanco{Ate: ate, ApurarAte: today.AddDate(0, 0, -1), Desde: inicio}})
 	if err != nil {
 		return Espelho{}, err
 	}
-	relatorio.ComputeDays(days, p)
-	dsr := relatorio.DSRs(days, p, inicio, ate)[id]
-	days = relatorio.Desde(days, inicio)
-	saldo, err := h.bancoHoras(ctx, empresaID, f, escala, inicio, ate, today)
-	if err != nil {
-		return Espelho{}, err
-	}
+	a := res.Apurado(0)
+	days := a.Dias
 	punches, err := h.pontos.TratadasFuncionario(ctx, empresaID, id, inicio, ate)
 	if err != nil {
 		return Espelho{}, err
@@ -194,11 +187,10 @@ func (h *Handlers) build(c *fiber.Ctx, empresaID, id int64, inicio time.Time) (E
 		FusoHorario:       zone.String(),
 		HorarioContratual: horarios(escala),
 		Dias:              make([]Dia, 0, len(days)),
-		Totais:            relatorio.Sum(days),
-		DSR:               dsr,
-		BancoHoras:        saldo,
+		Totais:            a.Totais,
+		DSR:               a.DSR,
+		BancoHoras:        *a.Banco,
 	}
-	out.Totais.DSRPerdidos += relatorio.Perdidos(dsr)
 	for _, d := range days {
 		data, _ := time.Parse(time.DateOnly, d.Data)
 		orig, trat, desc := treat(byDay[d.Data], zone, data, semana.Turno(data))
@@ -215,25 +207,4 @@ func daysBetween(a, b time.Time) int {
 		return 0
 	}
 	return int(b.Sub(a).Round(time.Hour).Hours()/24) + 1
-}
-
-// bancoHoras is the employee's hour bank at ate (the month's last
-// computed day), with the month's movements.
-func (h *Handlers) bancoHoras(ctx context.Context, empresaID int64, f employee.Funcionario, escala employee.Escala,
-	inicio, ate, today time.Time) (banco.Saldo, error) {
-	pol, err := h.banco.Politica(ctx, empresaID)
-	if err != nil {
-		return banco.Saldo{}, err
-	}
-	var perr error
-	saldos, err := h.banco.Saldos(ctx, empresaID, []int64{f.ID}, pol, ate, today.AddDate(0, 0, -1), inicio,
-		func(i, fim time.Time) relatorio.Params {
-			p, err := relatorio.ParamsFor(empresaID, i, fim, f, escala)
-			perr = err
-			return p
-		})
-	if err == nil {
-		err = perr
-	}
-	return saldos[f.ID], err
 }

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/banco"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/documento"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )
 
 // Titulo is the timesheet's title.
@@ -222,7 +221,7 @@ func derefOr(s *string, alt string) string {
 
 // dsrPerdidos lists the month's lost weekly rest days with the absences
 // that cost them (Lei 605/49 art. 6), "nenhum" when none.
-func dsrPerdidos(ds []relatorio.DSR) string {
+func dsrPerdidos(ds []apuracao.DSR) string {
 	var out []string
 	for _, d := range ds {
 		if d.Perdido {
@@ -241,7 +240,7 @@ func dsrPerdidos(ds []relatorio.DSR) string {
 
 // bancoHoras writes the hour bank's balance and the month's movements,
 // when the company's bank is on.
-func bancoHoras(p *documento.PDF, b banco.Saldo) {
+func bancoHoras(p *documento.PDF, b apuracao.Saldo) {
 	if !b.Ativo || b.Periodo == nil {
 		return
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 )
 
 // layoutMonth is a month as people read it: a night shift into a holiday
@@ -31,13 +31,13 @@ func layoutMonth() Espelho {
 		FusoHorario: "America/Sao_Paulo",
 		HorarioContratual: []HorarioContratual{{DiaSemana: "segunda-feira", Entrada: "22:00", SaidaAlmoco: "02:00 (+1)",
 			RetornoAlmoco: "03:00 (+1)", Saida: "05:30 (+1)", MinutosPrevistos: 390, MinutosAEJ: 446}},
-		Totais: relatorio.Totais{MinutosTrabalhados: 9000, MinutosPrevistos: 8580, Faltas: 1, Alertas: 4,
+		Totais: apuracao.Totais{MinutosTrabalhados: 9000, MinutosPrevistos: 8580, Faltas: 1, Alertas: 4,
 			MinutosIntervaloSuprimido: 40, MinutosInterjornada: 90},
-		DSR: []relatorio.DSR{{Data: "2024-11-24", Perdido: true, Faltas: []string{"2024-11-21"}}},
+		DSR: []apuracao.DSR{{Data: "2024-11-24", Perdido: true, Faltas: []string{"2024-11-21"}}},
 	}
 	for day := 1; day <= 30; day++ {
 		data := fmt.Sprintf("2024-11-%02d", day)
-		d := Dia{Dia: relatorio.Dia{Data: data, MinutosTrabalhados: 390, MinutosPrevistos: 390, SaldoMinutos: 0,
+		d := Dia{Dia: apuracao.Dia{Data: data, MinutosTrabalhados: 390, MinutosPrevistos: 390, SaldoMinutos: 0,
 			MinutosNoturnos: 390, MinutosNoturnosReduzidos: 446, Alertas: []string{}},
 			DiaSemana: diasSemana[weekday(data)]}
 		for i, h := range []string{"22:00", "02:00", "03:00", "05:30"} {

@@ -9,10 +9,9 @@ import (
 	"github.com/ponto/ponto/pkg/validate"
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/abono"
-	"github.com/ponto/ponto/services/timekeeping/internal/banco"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/estabelecimento"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
 )
 
@@ -39,12 +38,12 @@ type Espelho struct {
 	FusoHorario       string                           `json:"fusoHorario"`
 	HorarioContratual []HorarioContratual              `json:"horarioContratual"`
 	Dias              []Dia                            `json:"dias"`
-	Totais            relatorio.Totais                 `json:"totais"`
+	Totais            apuracao.Totais                  `json:"totais"`
 	// DSR are the month's weekly rest days, lost or not; BancoHoras the
 	// hour bank at the month's last computed day, with the month's
 	// movements.
-	DSR        []relatorio.DSR `json:"dsr"`
-	BancoHoras banco.Saldo     `json:"bancoHoras"`
+	DSR        []apuracao.DSR `json:"dsr"`
+	BancoHoras apuracao.Saldo `json:"bancoHoras"`
 }
 
 // Empregador is the employer.
@@ -131,7 +130,7 @@ type Desconsiderada struct {
 // Dia is one day of the timesheet: the punches, original and treated, and
 // the report's figures for it (package clt's rules applied).
 type Dia struct {
-	relatorio.Dia
+	apuracao.Dia
 	DiaSemana          string           `json:"diaSemana"`
 	MarcacoesOriginais []Original       `json:"marcacoesOriginais"`
 	MarcacoesTratadas  []Tratada        `json:"marcacoesTratadas"`

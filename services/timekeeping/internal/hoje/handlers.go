@@ -18,19 +18,19 @@ import (
 	"github.com/ponto/ponto/pkg/signature"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
 // Handlers serve the day at a glance.
 type Handlers struct {
-	Store      *Store
-	Relatorios *relatorio.Store
-	Employees  *employee.Client
-	Zones      *fuso.Zones
-	Clock      *clock.Clock
+	Store     *Store
+	Apuracao  *apuracao.Apuracao
+	Employees *employee.Client
+	Zones     *fuso.Zones
+	Clock     *clock.Clock
 	// Signer is the signing certificate's holder, nil without one.
 	Signer *signature.Signer
 
@@ -125,7 +125,7 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, f Filtro) (Hoje, 
 	if err != nil {
 		return Hoje{}, err
 	}
-	escalas, err := relatorio.EscalasOf(roster.Escalas)
+	escalas, err := apuracao.EscalasOf(roster.Escalas)
 	if err != nil {
 		return Hoje{}, err
 	}
@@ -178,16 +178,17 @@ func listed(roster employee.Empresa, dep string, estab *int64, zone *time.Locati
 // today places every listed employee from one read of today's facts.
 func (h *Handlers) today(ctx context.Context, empresaID int64, hoje, now time.Time, membros []Membro,
 	funcs []employee.Funcionario, escalas map[int64]*core.Escala, out *Hoje) error {
-	fatos, err := h.Relatorios.Fatos(ctx, relatorio.NewParams(empresaID, hoje, hoje, funcs, escalas))
+	res, err := h.Apuracao.Apurar(ctx, apuracao.Consulta{EmpresaID: empresaID, Funcionarios: funcs, Escalas: escalas,
+		Inicio: hoje, Fim: hoje, EmCurso: true})
 	if err != nil {
 		return err
 	}
 	data := hoje.Format(time.DateOnly)
-	for i, days := range fatos.Each(nil) {
-		var dia *relatorio.Dia
-		for j := range days {
-			if days[j].Data == data {
-				dia = &days[j]
+	for i, a := range res.Each() {
+		var dia *apuracao.Dia
+		for j := range a.Dias {
+			if a.Dias[j].Data == data {
+				dia = &a.Dias[j]
 			}
 		}
 		out.Funcionarios = append(out.Funcionarios, Situacao(membros[i], hoje, now, dia))
@@ -235,16 +236,15 @@ func (h *Handlers) pendingDays(ctx context.Context, empresaID int64, inicio, ont
 	if d, ok := h.days.Get(key); ok {
 		return d, nil
 	}
-	params := relatorio.NewParams(empresaID, inicio, ontem, funcs, escalas)
-	fatos, err := h.Relatorios.Fatos(ctx, params)
+	res, err := h.Apuracao.Apurar(ctx, apuracao.Consulta{EmpresaID: empresaID, Funcionarios: funcs, Escalas: escalas,
+		Inicio: inicio, Fim: ontem})
 	if err != nil {
 		return pendingDays{}, err
 	}
 	p := Pendencias{DiasImpares: []DiaPendente{}, Alertas: []DiaPendente{}}
-	for i, days := range fatos.Each(nil) {
-		relatorio.ComputeDays(days, params)
-		for j := range days {
-			p.Pendente(membros[i], &days[j])
+	for i, a := range res.Each() {
+		for j := range a.Dias {
+			p.Pendente(membros[i], &a.Dias[j])
 		}
 	}
 	d := pendingDays{impares: p.DiasImpares, alertas: p.Alertas}

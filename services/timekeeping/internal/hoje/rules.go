@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 )
 
 // Hoje is the JSON answer.
@@ -101,7 +101,7 @@ type Membro struct {
 
 // Situacao places employee m now, at instant now, on date hoje from his
 // row of today (nil: no row, a day without shift, punch or record).
-func Situacao(m Membro, hoje, now time.Time, dia *relatorio.Dia) Pessoa {
+func Situacao(m Membro, hoje, now time.Time, dia *apuracao.Dia) Pessoa {
 	turno := m.Escala.Turno(hoje)
 	a := core.Agora{Turno: turno, Minuto: minutoDe(hoje, now, m.Zona)}
 	if dia != nil {
@@ -145,7 +145,7 @@ func Count(ps []Pessoa) map[core.Situacao]int {
 
 // Pendente adds employee m's day d of the open period to the lists it
 // belongs to: an odd number of counted punches, alerts.
-func (p *Pendencias) Pendente(m Membro, d *relatorio.Dia) {
+func (p *Pendencias) Pendente(m Membro, d *apuracao.Dia) {
 	n := len(d.Contadas())
 	item := DiaPendente{FuncionarioID: m.ID, Nome: m.Nome, Data: d.Data, Marcacoes: n, Alertas: d.Alertas}
 	if item.Alertas == nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 )
 
 // csvHeader names the columns. Minutes are integers; falta is sim/não on a
@@ -83,11 +83,11 @@ func (cw *csvWriter) ints(ns ...int) {
 }
 
 // employee writes f's day rows and his TOTAL row.
-func (cw *csvWriter) employee(f Funcionario, days []Dia, t Totais) {
+func (cw *csvWriter) employee(f Funcionario, days []apuracao.Dia, t apuracao.Totais) {
 	id, nome, cpf := strconv.FormatInt(f.ID, 10), cell(f.Nome), cell(f.CPF)
 	for i := range days {
 		d := &days[i]
-		cw.text = d.Marcacoes.appendText(cw.text[:0])
+		cw.text = d.Marcacoes.AppendText(cw.text[:0])
 		cw.cells(true, id, nome, cpf, d.Data)
 		cw.out = appendCell(append(cw.out, ';'), cw.text)
 		cw.ints(d.MinutosTrabalhados, d.MinutosPrevistos, d.MinutosExtras, d.MinutosAtraso, d.SaldoMinutos)
@@ -112,7 +112,7 @@ func (cw *csvWriter) employee(f Funcionario, days []Dia, t Totais) {
 }
 
 // total writes a TOTAL row.
-func (cw *csvWriter) total(id, nome, cpf, data string, t Totais) {
+func (cw *csvWriter) total(id, nome, cpf, data string, t apuracao.Totais) {
 	cw.cells(true, id, nome, cpf, data, "")
 	cw.ints(t.MinutosTrabalhados, t.MinutosPrevistos, t.MinutosExtras, t.MinutosAtraso, t.SaldoMinutos, t.Faltas,
 		t.AjustesPendentes)
@@ -173,13 +173,12 @@ func needsQuotes[T string | []byte](field T) bool {
 }
 
 // csvStream is the CSV answer as a reader: each Read computes employees
-// (Fatos.rows, apurar) until it has rows to give, the department's total
+// (the engine's Resultado.Apurado) until it has rows to give, the department's total
 // row after the last. The listed employees (lo to hi) get rows; every
 // employee counts in the department's totals.
 type csvStream struct {
 	r      Relatorio
-	f      *Fatos
-	funcs  []employee.Funcionario
+	res    *apuracao.Resultado
 	lo, hi int
 	next   int
 	done   bool
@@ -187,8 +186,8 @@ type csvStream struct {
 	read   int // bytes of w.out already read
 }
 
-func newCSVStream(r Relatorio, f *Fatos, funcs []employee.Funcionario, lo, hi int) *csvStream {
-	return &csvStream{r: r, f: f, funcs: funcs, lo: lo, hi: hi, w: newCSVWriter()}
+func newCSVStream(r Relatorio, res *apuracao.Resultado, lo, hi int) *csvStream {
+	return &csvStream{r: r, res: res, lo: lo, hi: hi, w: newCSVWriter()}
 }
 
 // Read gives the next bytes of the CSV. A panic while computing ends the
@@ -253,23 +252,17 @@ func (s *csvStream) SupportsBodyWriteTo() bool { return true }
 // step computes the next employee, writing his rows when he is listed, or
 // ends the CSV.
 func (s *csvStream) step() {
-	if s.next == len(s.funcs) {
+	if s.next == s.res.Len() {
 		s.done = true
 		s.w.department(s.r)
 		return
 	}
 	i := s.next
 	s.next++
-	listed := i >= s.lo && i < s.hi
-	days := s.f.rows(i, listed)
-	computeDays(days, s.f.p)
-	var t Totais
-	for j := range days {
-		t.add(&days[j])
-		s.r.Totais.add(&days[j])
-	}
-	if listed {
-		s.w.employee(funcionario(s.funcs[i]), days, t)
+	a := s.res.Apurado(i)
+	s.r.Totais.Mais(a.Totais)
+	if i >= s.lo && i < s.hi {
+		s.w.employee(funcionario(a.Funcionario), a.Dias, a.Totais)
 	}
 }
 

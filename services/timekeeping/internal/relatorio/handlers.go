@@ -1,7 +1,6 @@
 package relatorio
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -11,32 +10,23 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/page"
-	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/fuso"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
 )
 
-var errBadSchedule = errors.New("schedule with an invalid entry")
-
 // Handlers serve the department report.
 type Handlers struct {
-	store     *Store
+	apuracao  *apuracao.Apuracao
 	employees *employee.Client
 	clock     *clock.Clock
 	zones     *fuso.Zones
-	banco     BancoHoras // nil: no hour bank in the answers
 }
 
-// WithBanco makes the JSON report show each listed employee's hour bank.
-func (h *Handlers) WithBanco(b BancoHoras) *Handlers {
-	h.banco = b
-	return h
-}
-
-// NewHandlers returns the handlers.
-func NewHandlers(store *Store, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
-	return &Handlers{store: store, employees: employees, clock: clk, zones: zones}
+// NewHandlers returns the handlers, computing the workdays with a.
+func NewHandlers(a *apuracao.Apuracao, employees *employee.Client, clk *clock.Clock, zones *fuso.Zones) *Handlers {
+	return &Handlers{apuracao: a, employees: employees, clock: clk, zones: zones}
 }
 
 // Public mounts the company route on r, which must already verify the
@@ -57,14 +47,14 @@ type Funcionario struct {
 
 // Item is one employee of the report.
 type Item struct {
-	Funcionario Funcionario `json:"funcionario"`
-	Dias        []Dia       `json:"dias"`
-	Totais      Totais      `json:"totais"`
+	Funcionario Funcionario     `json:"funcionario"`
+	Dias        []apuracao.Dia  `json:"dias"`
+	Totais      apuracao.Totais `json:"totais"`
 	// DSR are the weekly rest days of the period; BancoHoras the hour
-	// bank (package banco's Saldo: the balance at the period's last
-	// computed day and the period's movements), null in a CSV.
-	DSR        []DSR `json:"dsr"`
-	BancoHoras any   `json:"bancoHoras"`
+	// bank (the balance at the period's last computed day and the
+	// period's movements), null in a CSV.
+	DSR        []apuracao.DSR  `json:"dsr"`
+	BancoHoras *apuracao.Saldo `json:"bancoHoras"`
 }
 
 // Departamento names the department of the report.
@@ -76,11 +66,11 @@ type Departamento struct {
 // Relatorio is the JSON answer: the page envelope of pkg/page plus the
 // period, the department and its totals (over all its employees).
 type Relatorio struct {
-	Departamento Departamento `json:"departamento"`
-	Inicio       string       `json:"inicio"`
-	Fim          string       `json:"fim"`
-	FusoHorario  string       `json:"fusoHorario"`
-	Totais       Totais       `json:"totais"`
+	Departamento Departamento    `json:"departamento"`
+	Inicio       string          `json:"inicio"`
+	Fim          string          `json:"fim"`
+	FusoHorario  string          `json:"fusoHorario"`
+	Totais       apuracao.Totais `json:"totais"`
 	page.Result[Item]
 }
 
@@ -110,18 +100,19 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 		return domainerr.InvalidField("fim", "relatório grande demais para um CSV ("+
 			strconv.Itoa(maxCSVRows)+" linhas): encurte o período ou use pagina e tamanho")
 	}
-	escalas, err := escalasOf(quadro.Escalas)
+	escalas, err := apuracao.EscalasOf(quadro.Escalas)
 	if err != nil {
 		return err
 	}
-	// The JSON reads from six days before inicio (Antes): the DSR of the
-	// period's first rest days looks back at those days' absences. The
-	// CSV has no DSR column.
-	from := Antes(q.inicio)
-	if q.csv {
-		from = q.inicio
+	listed := func(i int) bool { return i >= lo && i < hi }
+	cq := apuracao.Consulta{EmpresaID: caller.EmpresaID, Funcionarios: funcs, Escalas: escalas, Inicio: q.inicio,
+		Fim: q.ate, Detalhe: listed}
+	if !q.csv { // the CSV has no DSR nor hour bank column
+		cq.DSR = true
+		cq.Banco = &apuracao.ConsultaBanco{Ate: q.ate, ApurarAte: h.clock.Today(zone).AddDate(0, 0, -1), Desde: q.inicio,
+			De: listed}
 	}
-	fatos, err := h.store.Fatos(ctx, NewParams(caller.EmpresaID, from, q.ate, funcs, escalas))
+	res, err := h.apuracao.Apurar(ctx, cq)
 	if err != nil {
 		return err
 	}
@@ -132,54 +123,39 @@ func (h *Handlers) report(c *fiber.Ctx) error {
 		FusoHorario:  zone.String(),
 	}
 	if q.csv {
-		return streamCSV(c, out, newCSVStream(out, fatos, funcs, lo, hi))
+		return streamCSV(c, out, newCSVStream(out, res, lo, hi))
 	}
-	var bancos map[int64]any
-	if h.banco != nil {
-		if bancos, err = h.banco.Relatorio(ctx, caller.EmpresaID, funcs[lo:hi], escalas, q.inicio, q.ate, h.clock.Today(zone)); err != nil {
-			return err
-		}
-	}
-	totals, itens := department(fatos, q, funcs, lo, hi, bancos)
+	totals, itens := department(res, lo, hi)
 	out.Totais, out.Result = totals, page.NewResult(itens, q.page, len(funcs))
 	return c.JSON(out)
 }
 
-// department computes the JSON answer: every employee's days (read from
-// Antes(inicio)) and rest days, summed into the department's totals from
-// inicio with the rest days lost, and the items of the listed employees
+// department computes the JSON answer: every employee's period, summed
+// into the department's totals, and the items of the listed employees
 // (lo to hi), one employee at a time.
-func department(f *Fatos, q query, funcs []employee.Funcionario, lo, hi int, bancos map[int64]any) (Totais, []Item) {
-	var totals Totais
+func department(res *apuracao.Resultado, lo, hi int) (apuracao.Totais, []Item) {
+	var totals apuracao.Totais
 	itens := make([]Item, 0, hi-lo)
-	listed := func(i int) bool { return i >= lo && i < hi }
-	for i, days := range f.Each(listed) {
-		computeDays(days, f.p)
-		dsr := f.p.dsrOf(funcs[i].ID, days, q.inicio, q.ate)
-		days = Desde(days, q.inicio)
-		for j := range days {
-			totals.add(&days[j])
-		}
-		totals.DSRPerdidos += core.Perdidos(dsr)
-		if listed(i) {
-			itens = append(itens, item(funcs[i], cloneDias(days), dsrs(dsr), bancos[funcs[i].ID]))
+	for i, a := range res.Each() {
+		totals.Mais(a.Totais)
+		if i >= lo && i < hi {
+			itens = append(itens, item(a.Copia()))
 		}
 	}
 	return totals, itens
 }
 
-// item is employee f's entry: his days (since the period's start) and
-// their totals, his rest days dsr and hour bank.
-func item(f employee.Funcionario, days []Dia, dsr []DSR, banco any) Item {
-	it := Item{Funcionario: funcionario(f), Dias: days, DSR: dsr, BancoHoras: banco}
+// item is an employee's entry: his days since the period's start, their
+// totals, his rest days and hour bank.
+func item(a apuracao.Apurado) Item {
+	it := Item{Funcionario: funcionario(a.Funcionario), Dias: a.Dias, Totais: a.Totais, DSR: a.DSR,
+		BancoHoras: a.Banco}
 	if len(it.Dias) == 0 {
-		it.Dias = []Dia{}
+		it.Dias = []apuracao.Dia{}
 	}
 	if it.DSR == nil {
-		it.DSR = []DSR{}
+		it.DSR = []apuracao.DSR{}
 	}
-	it.Totais = Sum(it.Dias)
-	it.Totais.DSRPerdidos = Perdidos(it.DSR)
 	return it
 }
 

@@ -7,153 +7,60 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/ponto/ponto/pkg/database/dbtest"
 	"github.com/ponto/ponto/pkg/page"
-	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
+	"github.com/ponto/ponto/services/timekeeping/internal/apuracao/apuracaotest"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
-// The synthetic department: employees 1..n on one schedule (08:00 to
-// 17:00 with an hour of lunch, Monday to Friday) over 30 days in São
-// Paulo, with the punches seedPunches writes.
+// The synthetic department of apuracaotest: employees 1..n over 30 days.
 var (
-	testInicio = time.Date(2026, 10, 22, 0, 0, 0, 0, time.UTC)
-	testFim    = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
-	testEscala = employee.Escala{ID: 1, Horarios: []employee.Horario{
-		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
-		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
-		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
-		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
-		{Entrada: "08:00", SaidaAlmoco: 240, RetornoAlmoco: 300, Saida: 540},
-	}}
+	testInicio = apuracaotest.Inicio
+	testFim    = apuracaotest.Fim
 )
 
-const testZone = "America/Sao_Paulo"
-
-// seedPunches gives employees 1..n of company 1, from the day before the
-// period to its end, four punches a weekday around the schedule (some
-// days without the saída: incomplete; some without any punch), two on
-// some Saturdays (overtime), a few outside the work places, with
-// fractions of a second; an adjustment on every ajusteCada-th punch,
-// cycling through pending, approved and rejected, and two approved ones
-// that move employee 2's punches of 2026-11-05 to the dates before and
-// after; absences on one day; two holidays, one named like a formula.
-func seedPunches(tb testing.TB, db *pgxpool.Pool, n, ajusteCada int) {
-	tb.Helper()
-	ctx := context.Background()
-	for _, st := range []struct {
-		sql string
-		arg []any
-	}{
-		{`INSERT INTO registros_ponto (empresa_id, funcionario_id, jornada, horario_registro, tipo, localizacao, nsr, hash, cpf,
-	fuso_minutos, coletor, fora_do_local)
-SELECT 1, f, d::date,
-	(d::date + make_interval(mins => (ARRAY[480, 720, 780, 1020, 540, 660])[k]
-		+ (f * 7 + k * 3 + extract(doy FROM d)::int) % 15 - 7, secs => (f * k) % 60 + (f + k) % 4 * 0.333333))
-		AT TIME ZONE 'America/Sao_Paulo',
-	(ARRAY['entrada', 'almoço', 'retorno almoço', 'saída', 'entrada', 'almoço'])[k], '0,0',
-	row_number() OVER (ORDER BY d, f, k), repeat('a', 64), lpad(f::text, 12, '0'), -180, '01', (f + k) % 50 = 0
-FROM generate_series(1, $1::int) f,
-	generate_series('2026-10-21'::date, '2026-11-20'::date, interval '1 day') d,
-	generate_series(1, 6) k
-WHERE (extract(isodow FROM d) < 6 AND k <= 4 AND NOT (k = 4 AND (f + extract(doy FROM d)::int) % 23 = 0)
-		AND (f * 3 + extract(doy FROM d)::int) % 31 <> 0)
-	OR (extract(isodow FROM d) = 6 AND k >= 5 AND f % 3 = 0)`, []any{n}},
-		{`INSERT INTO ajustes (registro_id, empresa_id, funcionario_id, status, data_solicitar, motivo, solicitado_em, decidido_em)
-SELECT id, 1, funcionario_id, s, horario_registro + interval '10 minutes 30 seconds', 'motivo', now(),
-	CASE WHEN s <> 'ajuste solicitado' THEN now() END
-FROM (SELECT id, funcionario_id, horario_registro, (ARRAY['ajuste solicitado', 'ajuste aprovado pela empresa',
-		'ajuste reprovado pela empresa'])[1 + (id / $1::int) % 3] AS s
-	FROM registros_ponto WHERE id % $1::int = 0) a`, []any{ajusteCada}},
-		{`INSERT INTO ajustes (registro_id, empresa_id, funcionario_id, status, data_solicitar, motivo, solicitado_em, decidido_em)
-SELECT id, 1, funcionario_id, 'ajuste aprovado pela empresa',
-	horario_registro + CASE tipo WHEN 'entrada' THEN interval '-10 hours' ELSE interval '9 hours 59 minutes 59.9 seconds' END,
-	'motivo', now(), now()
-FROM registros_ponto WHERE funcionario_id = 2 AND jornada = '2026-11-05' AND tipo IN ('entrada', 'saída')
-ON CONFLICT (registro_id) DO UPDATE SET status = excluded.status, data_solicitar = excluded.data_solicitar,
-	decidido_em = excluded.decidido_em`, nil},
-		{`INSERT INTO faltas (empresa_id, funcionario_id, data, inicio_dia, registrado_em)
-SELECT 1, f, '2026-11-03', '2026-11-03 03:00Z', now() FROM generate_series(1, $1::int, 4) f`, []any{n}},
-		{`INSERT INTO feriados (empresa_id, data, nome, criado_em)
-VALUES (1, '2026-11-02', 'Finados', now()), (1, '2026-11-20', '=Consciência Negra', now())`, nil},
-		{`ANALYZE`, nil},
-	} {
-		if _, err := db.Exec(ctx, st.sql, st.arg...); err != nil {
-			tb.Fatal(err)
-		}
-	}
-}
-
-// testFuncionarios names employees 1..n, the first ones as a spreadsheet
-// could misread them.
-func testFuncionarios(n int) []employee.Funcionario {
-	names := []string{"Ana Lima", "=Bruno", "+55 Carla", "-Davi", `@Eva; "Evinha"`, "Fábio Conceição"}
-	out := make([]employee.Funcionario, n)
-	for i := range out {
-		id := int64(i + 1)
-		nome := "Funcionário " + strconv.Itoa(i+1)
-		if i < len(names) {
-			nome = names[i]
-		}
-		out[i] = employee.Funcionario{Funcionario: employeeapi.Funcionario{ID: id, EmpresaID: 1,
-			EscalaTrabalhoID: testEscala.ID, Nome: nome, CPF: strconv.FormatInt(10_000_000_000+id, 10), Ativo: true}}
-	}
-	return out
-}
+const testZone = apuracaotest.Zone
 
 // testReport is the department report of funcs over the test period as
 // the handler assembles it (every employee listed).
 type testReport struct {
-	store   *Store
-	funcs   []employee.Funcionario
-	escalas map[int64]*core.Escala
-	p       Params
+	apuracao *apuracao.Apuracao
+	funcs    []employee.Funcionario
+	escalas  map[int64]*core.Escala
 }
 
 func newTestReport(tb testing.TB, n, ajusteCada int) testReport {
 	tb.Helper()
 	db := dbtest.New(tb, os.DirFS("../../migrations"))
-	seedPunches(tb, db, n, ajusteCada)
-	s, err := escalasOf(map[int64]employee.Escala{testEscala.ID: testEscala})
+	apuracaotest.Seed(tb, db, n, ajusteCada)
+	escalas, err := apuracao.EscalasOf(map[int64]employee.Escala{apuracaotest.Escala.ID: apuracaotest.Escala})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	funcs, escalas := testFuncionarios(n), s
-	return testReport{store: NewStore(db), funcs: funcs, escalas: escalas,
-		p: NewParams(1, testInicio, testFim, funcs, escalas)}
+	return testReport{apuracao: apuracao.New(apuracao.NewStore(db)), funcs: apuracaotest.Funcionarios(n), escalas: escalas}
 }
 
-// days runs the report's SQL for the CSV (all employees listed).
-func (r testReport) days(tb testing.TB) []Dia {
+// consulta asks for every employee over the test period as the CSV does,
+// the first listed ones detailed.
+func (r testReport) consulta(listed int) apuracao.Consulta {
+	return apuracao.Consulta{EmpresaID: 1, Funcionarios: r.funcs, Escalas: r.escalas, Inicio: testInicio, Fim: testFim,
+		Detalhe: func(i int) bool { return i < listed }}
+}
+
+// resultado computes c.
+func (r testReport) resultado(tb testing.TB, c apuracao.Consulta) *apuracao.Resultado {
 	tb.Helper()
-	days, err := r.store.Days(context.Background(), r.p)
+	res, err := r.apuracao.Apurar(context.Background(), c)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return days
-}
-
-// items groups the day rows (ordered as listed) under their employees,
-// as the handler's department does one employee at a time.
-func items(listed []employee.Funcionario, days []Dia, dsr map[int64][]DSR, bancos map[int64]any) []Item {
-	out := make([]Item, 0, len(listed))
-	i := 0
-	for _, f := range listed {
-		start := i
-		for i < len(days) && days[i].FuncionarioID == f.ID {
-			i++
-		}
-		out = append(out, item(f, days[start:i:i], dsr[f.ID], bancos[f.ID]))
-	}
-	return out
+	return res
 }
 
 // renderCSV is the CSV of a report already computed, as csvStream
@@ -167,29 +74,17 @@ func renderCSV(r Relatorio) ([]byte, error) {
 	return cw.out, nil
 }
 
-// reportRows reads the rows of listed's employees and of all's.
-func reportRows(tb testing.TB, s *Store, listed, all Params) (days, facts []Dia) {
-	tb.Helper()
-	days, err := s.Days(context.Background(), listed)
-	if err == nil {
-		facts, err = s.Days(context.Background(), all)
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return days, facts
-}
-
-// relatorio applies the rules to days and builds the answer.
-func (r testReport) relatorio(days []Dia) Relatorio {
-	computeDays(days, r.p)
+// relatorio is the answer of the first listed employees of res, with the
+// totals over all.
+func (r testReport) relatorio(res *apuracao.Resultado, nome string, listed int) Relatorio {
+	totals, itens := department(res, 0, listed)
 	return Relatorio{
-		Departamento: Departamento{ID: 7, Nome: "=Operações"},
+		Departamento: Departamento{ID: 7, Nome: nome},
 		Inicio:       testInicio.Format(time.DateOnly),
 		Fim:          testFim.Format(time.DateOnly),
 		FusoHorario:  testZone,
-		Totais:       Sum(days),
-		Result:       page.NewResult(items(r.funcs, days, nil, nil), page.Page{Number: 1, Size: len(r.funcs)}, len(r.funcs)),
+		Totais:       totals,
+		Result:       page.NewResult(itens, page.Page{Number: 1, Size: listed}, len(r.funcs)),
 	}
 }
 
@@ -200,7 +95,7 @@ func (r testReport) relatorio(days []Dia) Relatorio {
 func TestCSVGolden(t *testing.T) {
 	t.Parallel()
 	r := newTestReport(t, 8, 11)
-	got, err := renderCSV(r.relatorio(r.days(t)))
+	got, err := renderCSV(r.relatorio(r.resultado(t, r.consulta(8)), "=Operações", 8))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,19 +135,7 @@ func wantGolden(t *testing.T, name string, got, sep []byte) {
 func TestJSONGolden(t *testing.T) {
 	t.Parallel()
 	r := newTestReport(t, 8, 11)
-	listed := r.funcs[:3]
-	pListed := NewParams(1, testInicio, testFim, listed, r.escalas)
-	days, facts := reportRows(t, r.store, pListed, r.p)
-	computeDays(days, pListed)
-	computeDays(facts, r.p)
-	got, err := json.Marshal(Relatorio{
-		Departamento: Departamento{ID: 7, Nome: "Operações"},
-		Inicio:       testInicio.Format(time.DateOnly),
-		Fim:          testFim.Format(time.DateOnly),
-		FusoHorario:  testZone,
-		Totais:       Sum(facts),
-		Result:       page.NewResult(items(listed, days, nil, nil), page.Page{Number: 1, Size: 3}, len(r.funcs)),
-	})
+	got, err := json.Marshal(r.relatorio(r.resultado(t, r.consulta(3)), "Operações", 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +154,7 @@ func BenchmarkReportCSV(b *testing.B) {
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {
-		r.writeCSV(b, r.fatos(b))
+		r.writeCSV(b, r.resultado(b, r.consulta(len(r.funcs))))
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
@@ -281,30 +164,21 @@ func BenchmarkReportCSV(b *testing.B) {
 // into the CSV.
 func BenchmarkRenderCSV(b *testing.B) {
 	r := newTestReport(b, benchEmployees, 97)
-	f := r.fatos(b)
+	c := r.consulta(len(r.funcs))
+	res := r.resultado(b, c)
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {
-		r.writeCSV(b, f)
+		r.writeCSV(b, res)
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
-// fatos reads the facts of every employee over the test period.
-func (r testReport) fatos(tb testing.TB) *Fatos {
-	tb.Helper()
-	f, err := r.store.Fatos(context.Background(), r.p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return f
-}
-
-// writeCSV streams the CSV of f, every employee listed, as the handler
+// writeCSV streams the CSV of res, every employee listed, as the handler
 // answers it.
-func (r testReport) writeCSV(tb testing.TB, f *Fatos) {
+func (r testReport) writeCSV(tb testing.TB, res *apuracao.Resultado) {
 	tb.Helper()
-	if _, err := io.Copy(io.Discard, newCSVStream(Relatorio{}, f, r.funcs, 0, len(r.funcs))); err != nil {
+	if _, err := io.Copy(io.Discard, newCSVStream(Relatorio{}, res, 0, len(r.funcs))); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -315,16 +189,12 @@ func (r testReport) writeCSV(tb testing.TB, f *Fatos) {
 // the handler answers.
 func BenchmarkReportJSON(b *testing.B) {
 	r := newTestReport(b, benchEmployees, 97)
-	q := query{inicio: testInicio, fim: testFim, ate: testFim}
-	p := NewParams(1, Antes(testInicio), testFim, r.funcs, r.escalas)
+	c := r.consulta(20)
+	c.DSR = true
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {
-		f, err := r.store.Fatos(context.Background(), p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		totals, itens := department(f, q, r.funcs, 0, 20, nil)
+		totals, itens := department(r.resultado(b, c), 0, 20)
 		if _, err := json.Marshal(Relatorio{Totais: totals,
 			Result: page.NewResult(itens, page.Page{Number: 1, Size: 20}, len(r.funcs))}); err != nil {
 			b.Fatal(err)

@@ -4,11 +4,9 @@
 // absences and pending adjustments, with totals per employee and for the
 // department; JSON (paginated over employees) or CSV.
 //
-// PostgreSQL reads the period's facts (reportsql: the punches in one
-// read, and what the company recorded about the days); Go puts them in
-// order and builds each employee's days (Fatos), the record core computes
-// each workday from them (core.ComputeApuracao, in clt.go), and the answer is
-// rendered one employee at a time (the CSV streamed as it goes).
+// The workday engine (package apuracao) reads the period's facts once
+// and computes each employee's days; the answer is rendered one employee
+// at a time (the CSV streamed as it goes).
 package relatorio
 
 import (
@@ -21,10 +19,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/page"
-	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/request"
-	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
 // Limits of a report.
@@ -97,47 +92,4 @@ func (q query) pageOf(n int) (lo, hi int) {
 	}
 	lo = min(q.page.Offset(), n)
 	return lo, min(lo+q.page.Limit(), n)
-}
-
-// escalasOf reads each schedule of escalas (by id) as the record core
-// does; a schedule it cannot read is the employee service's fault.
-func escalasOf(escalas map[int64]employee.Escala) (map[int64]*core.Escala, error) {
-	out := make(map[int64]*core.Escala, len(escalas))
-	for id, e := range escalas {
-		c := e.Core()
-		if c == nil && len(e.Horarios) > 0 {
-			return nil, domainerr.BadDependency("employee", errBadSchedule)
-		}
-		out[id] = c
-	}
-	return out, nil
-}
-
-// NewParams builds the parameters for funcs over [inicio, fim], whose
-// schedules are in escalas (by schedule id).
-func NewParams(empresaID int64, inicio, fim time.Time, funcs []employee.Funcionario, escalas map[int64]*core.Escala) Params {
-	p := Params{Params: reportsql.Params{EmpresaID: empresaID, Inicio: inicio, Fim: fim,
-		Funcionarios: make([]int64, 0, len(funcs))}, escalas: make(map[int64]*core.Escala, len(funcs)),
-		admissoes: map[int64]string{}, demissoes: map[int64]string{}}
-	for _, f := range funcs {
-		p.Funcionarios = append(p.Funcionarios, f.ID)
-		if d, ok := f.Admissao(); ok {
-			p.admissoes[f.ID] = d.Format(time.DateOnly)
-		}
-		if d, ok := f.Demissao(); ok {
-			p.demissoes[f.ID] = d.Format(time.DateOnly)
-		}
-		p.escalas[f.ID] = escalas[f.EscalaTrabalhoID]
-	}
-	return p
-}
-
-// ParamsFor builds the parameters of one employee f on schedule e over
-// [inicio, fim] (the timesheet).
-func ParamsFor(empresaID int64, inicio, fim time.Time, f employee.Funcionario, e employee.Escala) (Params, error) {
-	escalas, err := escalasOf(map[int64]employee.Escala{f.EscalaTrabalhoID: e})
-	if err != nil {
-		return Params{}, err
-	}
-	return NewParams(empresaID, inicio, fim, []employee.Funcionario{f}, escalas), nil
 }

@@ -1,9 +1,11 @@
-package relatorio
+package apuracao
 
 import (
 	"context"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,24 +17,26 @@ import (
 // (readMarcacoes) and scanned by pgx (scanMarcacoes). cpu-ms/op is this
 // process's CPU, the cost the decoding is meant to save.
 func BenchmarkReadMarcacoes(b *testing.B) {
-	r := newTestReport(b, benchEmployees, 97)
+	db, c := seeded(b, 1000, 97)
+	p := newParams(c.EmpresaID, c.Inicio, c.Fim, c.Funcionarios, c.Escalas)
 	i := slices.IndexFunc(reportsql.Statements, func(st reportsql.Statement) bool { return st.Name == "marcacoes" })
 	st := reportsql.Statements[i]
-	for _, c := range []struct {
+	args := st.Args(reportsql.Params{EmpresaID: p.EmpresaID, Inicio: p.Inicio, Fim: p.Fim, Funcionarios: p.Funcionarios})
+	for _, x := range []struct {
 		name string
-		read func(*Fatos, pgx.Rows) error
+		read func(pgx.Rows, Registro) error
 	}{
-		{"binary", (*Fatos).readMarcacoes},
-		{"scan", (*Fatos).scanMarcacoes},
+		{"binary", readMarcacoes},
+		{"scan", scanMarcacoes},
 	} {
-		b.Run(c.name, func(b *testing.B) {
+		b.Run(x.name, func(b *testing.B) {
 			cpu0 := cpuTime()
 			var n int
 			for b.Loop() {
-				f := newFatos(r.p)
-				rows, err := r.store.db.Query(context.Background(), st.SQL, st.Args(r.p.Params)...)
+				f := newFatos(p)
+				rows, err := db.Query(context.Background(), st.SQL, args...)
 				if err == nil {
-					err = readAll(rows, func(rows pgx.Rows) error { return c.read(f, rows) })
+					err = readAll(rows, f, x.read)
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -43,4 +47,11 @@ func BenchmarkReadMarcacoes(b *testing.B) {
 			b.ReportMetric(float64(n), "punches")
 		})
 	}
+}
+
+// cpuTime is the CPU this process has used, user and system.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

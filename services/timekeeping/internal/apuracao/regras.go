@@ -1,4 +1,4 @@
-package relatorio
+package apuracao
 
 import (
 	"time"
@@ -8,7 +8,7 @@ import (
 
 // computeDays computes each day row with the record core (core.ComputeApuracao), in one
 // pass over the rows the SQL read, using each employee's schedule from p.
-func computeDays(days []Dia, p Params) {
+func computeDays(days []Dia, p params) {
 	for i := range days {
 		d := &days[i]
 		data := d.date()
@@ -57,9 +57,6 @@ func (d *Dia) tratamento() core.Tratamento {
 	return t
 }
 
-// ComputeDays is apurar for the timesheet, which reads its rows with Days.
-func ComputeDays(days []Dia, p Params) { computeDays(days, p) }
-
 // add sums day d into t.
 func (t *Totais) add(d *Dia) {
 	t.MinutosTrabalhados += d.MinutosTrabalhados
@@ -79,6 +76,26 @@ func (t *Totais) add(d *Dia) {
 	t.Alertas += len(d.Alertas)
 	t.MinutosIntervaloSuprimido += d.MinutosIntervaloSuprimido
 	t.MinutosInterjornada += d.MinutosInterjornada
+}
+
+// Mais adds totals o to t.
+func (t *Totais) Mais(o Totais) {
+	t.MinutosTrabalhados += o.MinutosTrabalhados
+	t.MinutosPrevistos += o.MinutosPrevistos
+	t.MinutosExtras += o.MinutosExtras
+	t.MinutosAtraso += o.MinutosAtraso
+	t.SaldoMinutos += o.SaldoMinutos
+	t.MinutosAbonados += o.MinutosAbonados
+	t.Faltas += o.Faltas
+	t.AjustesPendentes += o.AjustesPendentes
+	t.MinutosExtras50 += o.MinutosExtras50
+	t.MinutosExtras100 += o.MinutosExtras100
+	t.MinutosNoturnos += o.MinutosNoturnos
+	t.MinutosNoturnosReduzidos += o.MinutosNoturnosReduzidos
+	t.Alertas += o.Alertas
+	t.MinutosIntervaloSuprimido += o.MinutosIntervaloSuprimido
+	t.MinutosInterjornada += o.MinutosInterjornada
+	t.DSRPerdidos += o.DSRPerdidos
 }
 
 // Sum is the totals of days.

@@ -1,4 +1,4 @@
-package relatorio
+package apuracao
 
 import (
 	"encoding/json"
@@ -101,10 +101,10 @@ func at(bs []bool, i int) bool { return i < len(bs) && bs[i] }
 // MarshalJSON writes the punches as the contract's array of Marcacao.
 func (m Marcacoes) MarshalJSON() ([]byte, error) { return json.Marshal(m.list()) }
 
-// appendText appends the CSV's marcacoes column to buf: "08:02 entrada |
+// AppendText appends the report CSV's marcacoes column to buf: "08:02 entrada |
 // 12:00 almoço (ajustada)", local effective times, marking adjusted and
 // pending punches.
-func (m Marcacoes) appendText(buf []byte) []byte {
+func (m Marcacoes) AppendText(buf []byte) []byte {
 	for i, tipo := range m.tipos {
 		if i > 0 {
 			buf = append(buf, " | "...)

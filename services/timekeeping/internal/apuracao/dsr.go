@@ -1,12 +1,10 @@
-package relatorio
+package apuracao
 
 import (
-	"context"
 	"slices"
 	"time"
 
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
 // DSR is a weekly rest day of the period (core.DSRs): lost (perdido) when
@@ -22,29 +20,9 @@ type DSR struct {
 // DSR of its first days depends on the absences of the six days before.
 func Antes(inicio time.Time) time.Time { return inicio.AddDate(0, 0, -core.DiasSemanaDSR) }
 
-// DSRs computes each employee's rest days from inicio to ate from the
-// computed days (read from Antes(inicio)), in employee order as Days
-// gives them.
-func DSRs(days []Dia, p Params, inicio, ate time.Time) map[int64][]DSR {
-	runs := map[int64][]Dia{}
-	for i := 0; i < len(days); {
-		j := i + 1
-		for j < len(days) && days[j].FuncionarioID == days[i].FuncionarioID {
-			j++
-		}
-		runs[days[i].FuncionarioID] = days[i:j]
-		i = j
-	}
-	out := make(map[int64][]DSR, len(p.Funcionarios))
-	for _, id := range p.Funcionarios {
-		out[id] = dsrs(p.dsrOf(id, runs[id], inicio, ate))
-	}
-	return out
-}
-
 // dsrOf is employee id's rest days from inicio to ate (core.DSRsPor),
 // from his computed days. The days before his admission are no absences.
-func (p Params) dsrOf(id int64, days []Dia, inicio, ate time.Time) []core.DSR {
+func (p params) dsrOf(id int64, days []Dia, inicio, ate time.Time) []core.DSR {
 	admissao := p.admissoes[id]
 	var ausente []int32 // a few unix days
 	for i := range days {
@@ -70,19 +48,6 @@ func dsrs(ds []core.DSR) []DSR {
 	return out
 }
 
-// Desde drops, in place, the rows dated before inicio (read only for the
-// DSR).
-func Desde(days []Dia, inicio time.Time) []Dia {
-	from := inicio.Format(time.DateOnly)
-	out := days[:0]
-	for _, d := range days {
-		if d.Data >= from {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // Perdidos counts the lost rest days of ds.
 func Perdidos(ds []DSR) int {
 	n := 0
@@ -92,12 +57,4 @@ func Perdidos(ds []DSR) int {
 		}
 	}
 	return n
-}
-
-// BancoHoras computes the hour bank of the report's listed employees
-// (package banco, which reads the report's rows: hence an interface):
-// by employee, the balance at ate and the movements from inicio.
-type BancoHoras interface {
-	Relatorio(ctx context.Context, empresaID int64, listed []employee.Funcionario, escalas map[int64]*core.Escala,
-		inicio, ate, hoje time.Time) (map[int64]any, error)
 }

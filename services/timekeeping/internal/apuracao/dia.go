@@ -1,26 +1,15 @@
-package relatorio
+package apuracao
 
 import (
-	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
-	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
-// Store runs the report's SQL (package reportsql).
-type Store struct{ db *pgxpool.Pool }
-
-// NewStore returns a Store on db.
-func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
-
-// Params select a report's employees and period (reportsql.Params) and
-// carry each employee's schedule for the record core.
-type Params struct {
-	reportsql.Params
+// params are a computation's facts to read (Periodo) and each
+// employee's schedule and bond for the record core.
+type params struct {
+	Periodo
 	// escalas are each employee's schedules as the core reads them;
 	// admissoes the admission dates (YYYY-MM-DD) of those who have one.
 	escalas   map[int64]*core.Escala
@@ -32,7 +21,7 @@ type Params struct {
 
 // foraDoVinculo reports whether date data (YYYY-MM-DD) of employee id is
 // before his admission or after his termination.
-func (p Params) foraDoVinculo(id int64, data string) bool {
+func (p params) foraDoVinculo(id int64, data string) bool {
 	if a, ok := p.admissoes[id]; ok && data < a {
 		return true
 	}
@@ -68,7 +57,7 @@ type Dia struct {
 	MinutosIntervaloSuprimido int `json:"minutosIntervaloSuprimido"`
 	MinutosInterjornada       int `json:"minutosInterjornada"`
 
-	// The CLT figures (package clt): overtime split by rate, night work in
+	// The CLT figures (core.ComputeApuracao): overtime split by rate, night work in
 	// clock and night-hour minutes, whether the tolerance of art. 58 §1
 	// absorbed the day's variations, the rest since the previous workday,
 	// the company holiday and the day's alerts.
@@ -130,24 +119,4 @@ type Totais struct {
 	// DSRPerdidos counts the weekly rest days lost to unexcused absences
 	// (Lei 605/49 art. 6).
 	DSRPerdidos int `json:"dsrPerdidos"`
-}
-
-// InicioUso is company empresaID's first day on ponto, nil when not set
-// (iniciouso.Read): for the outputs that list rest days, which have no row.
-func (s *Store) InicioUso(ctx context.Context, empresaID int64) (*time.Time, error) {
-	return iniciouso.Read(ctx, s.db, empresaID)
-}
-
-// Days returns the rows of p's employees with their punches, outside any
-// report (the timesheet of one employee, the hour bank of a few).
-func (s *Store) Days(ctx context.Context, p Params) ([]Dia, error) {
-	f, err := s.Fatos(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	var days []Dia
-	for _, rows := range f.Each(func(int) bool { return true }) {
-		days = append(days, cloneDias(rows)...)
-	}
-	return days, nil
 }

@@ -1,4 +1,4 @@
-package relatorio
+package apuracao
 
 import (
 	"encoding/binary"
@@ -22,9 +22,9 @@ var errColumn = errors.New("unexpected column")
 // them. Kept for its figure: 45 against 95 ms of CPU for 90,728 punches
 // (BenchmarkReadMarcacoes, -count 5 medians), a third of timekeeping's
 // CPU per department report.
-func (f *Fatos) readMarcacoes(rows pgx.Rows) error {
+func readMarcacoes(rows pgx.Rows, r Registro) error {
 	if !binaryColumns(rows.FieldDescriptions()) {
-		return f.scanMarcacoes(rows)
+		return scanMarcacoes(rows, r)
 	}
 	for rows.Next() {
 		v := rows.RawValues()
@@ -32,21 +32,29 @@ func (f *Fatos) readMarcacoes(rows pgx.Rows) error {
 			len(v[5]) != 8 || len(v[6]) != 2 || len(v[7]) != 1 || (v[9] != nil && len(v[9]) != 8) {
 			return errColumn
 		}
-		funcionario := int64(binary64(v[0]))
-		m := marca{id: int64(binary64(v[2])), nsr: int64(binary64(v[3])), tipo: intern(&f.tipos, v[4]),
-			registro: int64(binary64(v[5])) + microsAte2000, dia: int32(binary32(v[1])) + unixDia2000,
-			fuso: int16(binaryUint16(v[6])), fora: v[7][0] == 1}
-		var solicitado int64
-		if v[8] != nil {
-			m.status = intern(&f.status, v[8])
-			if v[9] != nil {
-				solicitado = int64(binary64(v[9])) + microsAte2000
-			}
+		registro := int64(binary64(v[5])) + microsAte2000
+		solicitado := registro
+		if v[8] != nil && v[9] != nil {
+			solicitado = int64(binary64(v[9])) + microsAte2000
 		}
-		m.efetivo = efetivo(m.registro, m.status, solicitado)
-		f.add(m, funcionario)
+		dia := int64(int32(binary32(v[1]))) + unixDia2000
+		r.Marcacao(int64(binary64(v[0])), MarcacaoLida{ID: int64(binary64(v[2])), NSR: int64(binary64(v[3])), Tipo: v[4],
+			Jornada: time.Unix(dia*86400, 0).UTC(), Registro: time.UnixMicro(registro).UTC(),
+			Efetivo: time.UnixMicro(efetivo(registro, v[8], solicitado)).UTC(), Fuso: int16(binaryUint16(v[6])),
+			Status: v[8], Fora: v[7][0] == 1})
 	}
 	return nil
+}
+
+// efetivo is a punch's effective time: the approved adjustment's
+// (solicitado), else the original, truncated to the minute as the AFD
+// writes punches.
+func efetivo(registro int64, status []byte, solicitado int64) int64 {
+	t := registro
+	if string(status) == statusAprovado {
+		t = solicitado
+	}
+	return t - ((t%microsPorMinuto)+microsPorMinuto)%microsPorMinuto
 }
 
 // binaryColumns tells whether the punches' columns are the expected types,
@@ -64,28 +72,28 @@ func binaryColumns(fds []pgconn.FieldDescription) bool {
 }
 
 // scanMarcacoes is readMarcacoes through pgx's scanning.
-func (f *Fatos) scanMarcacoes(rows pgx.Rows) error {
+func scanMarcacoes(rows pgx.Rows, r Registro) error {
 	for rows.Next() {
 		var funcionario int64
-		var jornada, registro time.Time
 		var tipo string
 		var status *string
 		var solicitado *time.Time
-		m := marca{}
-		if err := rows.Scan(&funcionario, &jornada, &m.id, &m.nsr, &tipo, &registro, &m.fuso, &m.fora, &status,
+		m := MarcacaoLida{}
+		if err := rows.Scan(&funcionario, &m.Jornada, &m.ID, &m.NSR, &tipo, &m.Registro, &m.Fuso, &m.Fora, &status,
 			&solicitado); err != nil {
 			return err
 		}
-		m.dia, m.registro, m.tipo = unixDia(jornada), registro.UnixMicro(), intern(&f.tipos, []byte(tipo))
-		var s int64
+		m.Tipo = []byte(tipo)
+		registro := m.Registro.UnixMicro()
+		s := registro
 		if status != nil {
-			m.status = intern(&f.status, []byte(*status))
+			m.Status = []byte(*status)
 			if solicitado != nil {
 				s = solicitado.UnixMicro()
 			}
 		}
-		m.efetivo = efetivo(m.registro, m.status, s)
-		f.add(m, funcionario)
+		m.Efetivo = time.UnixMicro(efetivo(registro, m.Status, s)).UTC()
+		r.Marcacao(funcionario, m)
 	}
 	return nil
 }

@@ -2,45 +2,10 @@ package relatorio
 
 import (
 	"bytes"
-	"context"
 	"io"
-	"reflect"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
-
-// The punches read the same on a pool set to the simple protocol, whose
-// rows come as text (scanned), as in PostgreSQL's binary format (decoded
-// from the wire).
-func TestFatosWithTheSimpleProtocol(t *testing.T) {
-	t.Parallel()
-	r := newTestReport(t, 8, 11)
-	cfg := r.store.db.Config()
-	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
-	simple, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer simple.Close()
-	want := r.days(t)
-	got, err := NewStore(simple).Days(context.Background(), r.p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(want) || len(want) < 8*20 {
-		t.Fatalf("%d rows, want %d", len(got), len(want))
-	}
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
-		}
-	}
-}
 
 // The streamed CSV, computed one employee at a time and read in small
 // pieces, is the golden file byte for byte.
@@ -48,7 +13,7 @@ func TestCSVStreamGolden(t *testing.T) {
 	t.Parallel()
 	r := newTestReport(t, 8, 11)
 	s := newCSVStream(Relatorio{Departamento: Departamento{ID: 7, Nome: "=Operações"}, Inicio: testInicio.Format(time.DateOnly),
-		Fim: testFim.Format(time.DateOnly)}, r.fatos(t), r.funcs, 0, len(r.funcs))
+		Fim: testFim.Format(time.DateOnly)}, r.resultado(t, r.consulta(len(r.funcs))), 0, len(r.funcs))
 	var got []byte
 	buf := make([]byte, 7)
 	for {
@@ -71,7 +36,7 @@ func TestCSVStreamWrittenInChunks(t *testing.T) {
 	t.Parallel()
 	r := newTestReport(t, 8, 11)
 	s := newCSVStream(Relatorio{Departamento: Departamento{ID: 7, Nome: "=Operações"}, Inicio: testInicio.Format(time.DateOnly),
-		Fim: testFim.Format(time.DateOnly)}, r.fatos(t), r.funcs, 0, len(r.funcs))
+		Fim: testFim.Format(time.DateOnly)}, r.resultado(t, r.consulta(len(r.funcs))), 0, len(r.funcs))
 	var w chunks
 	n, err := s.WriteTo(&w)
 	if err != nil || n != int64(len(w.all)) {
@@ -82,7 +47,7 @@ func TestCSVStreamWrittenInChunks(t *testing.T) {
 	// A department big enough for several chunks, written and read.
 	big := newTestReport(t, 200, 11)
 	var written chunks
-	if _, err := newCSVStream(Relatorio{}, big.fatos(t), big.funcs, 0, len(big.funcs)).WriteTo(&written); err != nil {
+	if _, err := newCSVStream(Relatorio{}, big.resultado(t, big.consulta(len(big.funcs))), 0, len(big.funcs)).WriteTo(&written); err != nil {
 		t.Fatal(err)
 	}
 	if len(written.sizes) < 2 {
@@ -93,7 +58,7 @@ func TestCSVStreamWrittenInChunks(t *testing.T) {
 			t.Errorf("write %d of %d: %d bytes, under %d", i+1, len(written.sizes), size, csvChunk)
 		}
 	}
-	read, err := io.ReadAll(struct{ io.Reader }{newCSVStream(Relatorio{}, big.fatos(t), big.funcs, 0, len(big.funcs))})
+	read, err := io.ReadAll(struct{ io.Reader }{newCSVStream(Relatorio{}, big.resultado(t, big.consulta(len(big.funcs))), 0, len(big.funcs))})
 	if err != nil || !bytes.Equal(read, written.all) {
 		t.Fatalf("read %d bytes (%v), written %d: not the same", len(read), err, len(written.all))
 	}
@@ -115,12 +80,12 @@ func (c *chunks) Write(p []byte) (int, error) {
 // that the server breaks the connection rather than end a short answer,
 // read or written.
 func TestCSVStreamFailure(t *testing.T) {
-	s := newCSVStream(Relatorio{}, nil, make([]employee.Funcionario, 1), 0, 1) // no facts: computing fails
+	s := newCSVStream(Relatorio{}, nil, 0, 1) // no computation: computing fails
 	_, err := io.ReadAll(struct{ io.Reader }{s})
 	if err == nil || err == io.EOF {
 		t.Fatalf("err %v, want the failure", err)
 	}
-	s = newCSVStream(Relatorio{}, nil, make([]employee.Funcionario, 1), 0, 1)
+	s = newCSVStream(Relatorio{}, nil, 0, 1)
 	if _, err := s.WriteTo(io.Discard); err == nil {
 		t.Fatal("WriteTo ended without the failure")
 	}

@@ -1,30 +1,22 @@
-package relatorio
+package apuracao
 
 import (
 	"cmp"
-	"context"
-	"fmt"
-	"iter"
 	"slices"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/ponto/ponto/services/timekeeping/core"
-	"github.com/ponto/ponto/services/timekeeping/internal/feriado"
-	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
-	"github.com/ponto/ponto/services/timekeeping/reportsql"
 )
 
-// Fatos are what one read of a report gives (reportsql.Statements, in one
+// fatos are what one read of a report gives (reportsql.Statements, in one
 // snapshot) for its employees and dates: every punch of the period, the
 // REP's and those the company included, held flat (48 bytes each) and
 // grouped by employee, and what the company recorded about the days
-// (absences, abonos, holidays). Each turns them into each employee's day
-// rows, one employee at a time, so that a department's rows never exist
+// (absences, abonos, holidays), as a Registro receives them. rows turns
+// them into each employee's day rows, one employee at a time, so that a department's rows never exist
 // at once.
-type Fatos struct {
-	p Params
+type fatos struct {
+	p params
 	// base is the Unix day of the day before p.Inicio, the first whose
 	// punches are read (index 0 of the per-day tables); n counts the days
 	// from it to p.Fim.
@@ -39,6 +31,7 @@ type Fatos struct {
 	// inicioUso is the company's first day on ponto (nil: not set): the
 	// days before it owe nothing (core.AntesDoUso).
 	inicioUso *time.Time
+	cal       *core.Calendario
 
 	// marcas are the REP's punches, incluidas the company's, each
 	// grouped by employee (agrupar) once read.
@@ -67,10 +60,10 @@ type marca struct {
 	// registro is the original time, efetivo the effective one (an
 	// approved adjustment's, to the minute): Unix microseconds.
 	registro, efetivo int64
-	emp               int32 // index in Params.Funcionarios
+	emp               int32 // index in params.Funcionarios
 	dia               int32 // the workday, a Unix day
 	fuso              int16 // UTC offset in minutes
-	tipo, status      uint8 // indices in Fatos.tipos and Fatos.status
+	tipo, status      uint8 // indices in fatos.tipos and fatos.status
 	fora              bool  // outside every work place
 	incluida          bool
 	desconsiderada    bool
@@ -82,14 +75,14 @@ type abonosDia struct {
 	inicios, fins []int
 }
 
-// Day flags of Fatos.dias.
+// Day flags of fatos.dias.
 const (
 	temFalta uint8 = 1 << iota
 	temAbono
 )
 
 // Statuses of a punch as the report shows them; the first entries of
-// Fatos.status, in this order.
+// fatos.status, in this order.
 const (
 	statusAutomatico = "aprovado automaticamente"
 	statusSolicitado = "ajuste solicitado"
@@ -123,36 +116,8 @@ func unixDia(t time.Time) int32 {
 	return int32(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
-// Fatos reads the facts of p in one read-only repeatable-read transaction:
-// the company's pontos facultativos, then reportsql.Statements in one batch.
-func (s *Store) Fatos(ctx context.Context, p Params) (*Fatos, error) {
-	f := newFatos(p)
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	var cal *core.Calendario
-	err := pgx.BeginTxFunc(ctx, s.db, opts, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, reportsql.Settings); err != nil {
-			return fmt.Errorf("relatorio: settings: %w", err)
-		}
-		fac, err := feriado.Facultativos(ctx, tx, p.EmpresaID)
-		if err != nil {
-			return err
-		}
-		cal = core.NewCalendario(fac)
-		if f.inicioUso, err = iniciouso.Read(ctx, tx, p.EmpresaID); err != nil {
-			return err
-		}
-		return f.read(ctx, tx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	f.nacionais(cal)
-	f.ordenar()
-	return f, nil
-}
-
-func newFatos(p Params) *Fatos {
-	f := &Fatos{p: p, base: unixDia(p.Inicio) - 1, abonos: map[int64]*abonosDia{}, ignoradas: map[int64]bool{},
+func newFatos(p params) *fatos {
+	f := &fatos{p: p, base: unixDia(p.Inicio) - 1, abonos: map[int64]*abonosDia{}, ignoradas: map[int64]bool{},
 		indice: make(map[int64]int32, len(p.Funcionarios)),
 		status: []string{statusAutomatico, statusSolicitado, statusAprovado, statusReprovado, statusIncluida},
 		tipos:  []string{"", core.TipoEntrada, core.TipoAlmoco, core.TipoRetorno, core.TipoSaida}}
@@ -175,67 +140,33 @@ func newFatos(p Params) *Fatos {
 	return f
 }
 
-// read sends the statements and reads their answers in order.
-func (f *Fatos) read(ctx context.Context, tx pgx.Tx) error {
-	readers := map[string]func(pgx.Rows) error{
-		"feriados": f.readFeriados, "faltas": f.readFaltas, "abonos": f.readAbonos,
-		"desconsideracoes": f.readDesconsideracoes, "incluidas": f.readIncluidas, "marcacoes": f.readMarcacoes,
-	}
-	b := &pgx.Batch{}
-	for _, st := range reportsql.Statements {
-		b.Queue(st.SQL, st.Args(f.p.Params)...)
-	}
-	br := tx.SendBatch(ctx, b)
-	defer br.Close()
-	for _, st := range reportsql.Statements {
-		rows, err := br.Query()
-		if err == nil {
-			err = readAll(rows, readers[st.Name])
-		}
-		if err != nil {
-			return fmt.Errorf("relatorio: %s: %w", st.Name, err)
-		}
-	}
-	return br.Close()
-}
-
-// readAll passes rows to read, closed and with their error checked.
-func readAll(rows pgx.Rows, read func(pgx.Rows) error) error {
-	defer rows.Close()
-	if read == nil {
-		return fmt.Errorf("no reader")
-	}
-	if err := read(rows); err != nil {
-		return err
-	}
-	rows.Close()
-	return rows.Err()
-}
-
 // dia is the index of Unix day d among the per-day tables, false outside.
-func (f *Fatos) dia(d int32) (int, bool) {
+func (f *fatos) dia(d int32) (int, bool) {
 	i := int(d - f.base)
 	return i, i >= 0 && i < f.n
 }
 
-func (f *Fatos) readFeriados(rows pgx.Rows) error {
-	for rows.Next() {
-		var data time.Time
-		var nome string
-		if err := rows.Scan(&data, &nome); err != nil {
-			return err
-		}
-		if i := int(unixDia(data) - f.base); i >= 0 && i <= f.n {
-			f.feriados[i] = &nome
-		}
+// Calendario is Registro's: the company's first day on ponto and the
+// national holidays it keeps (named after its own, which win).
+func (f *fatos) Calendario(inicioUso *time.Time, fac core.Facultativos) {
+	f.inicioUso, f.cal = inicioUso, core.NewCalendario(fac)
+}
+
+// Feriado is Registro's.
+func (f *fatos) Feriado(data time.Time, nome string) {
+	if i := int(unixDia(data) - f.base); i >= 0 && i <= f.n {
+		f.feriados[i] = &nome
 	}
-	return nil
 }
 
 // nacionais names the national holiday of each day that is one for the
 // company (with the pontos facultativos it keeps) and has no holiday of
 // its own, whose name wins.
-func (f *Fatos) nacionais(cal *core.Calendario) {
+func (f *fatos) nacionais() {
+	cal := f.cal
+	if cal == nil {
+		cal = core.NewCalendario(core.Facultativos{})
+	}
 	for i, t := range f.textos {
 		if f.feriados[i] == nil {
 			if nome, ok := cal.FeriadoEm(t); ok {
@@ -247,88 +178,64 @@ func (f *Fatos) nacionais(cal *core.Calendario) {
 
 // cell is the per-day flags of employee id on date data, false when
 // either is not the report's.
-func (f *Fatos) cell(id int64, data time.Time) (int, bool) {
+func (f *fatos) cell(id int64, data time.Time) (int, bool) {
 	e, ok := f.indice[id]
 	d, in := f.dia(unixDia(data))
 	return int(e)*f.n + d, ok && in
 }
 
-func (f *Fatos) readFaltas(rows pgx.Rows) error {
-	for rows.Next() {
-		var id int64
-		var data time.Time
-		if err := rows.Scan(&id, &data); err != nil {
-			return err
-		}
-		if c, ok := f.cell(id, data); ok {
-			f.dias[c] |= temFalta
-		}
+// Falta is Registro's.
+func (f *fatos) Falta(id int64, data time.Time) {
+	if c, ok := f.cell(id, data); ok {
+		f.dias[c] |= temFalta
 	}
-	return nil
 }
 
-func (f *Fatos) readAbonos(rows pgx.Rows) error {
-	for rows.Next() {
-		var id int64
-		var data time.Time
-		var inicio, fim *int
-		if err := rows.Scan(&id, &data, &inicio, &fim); err != nil {
-			return err
-		}
-		c, ok := f.cell(id, data)
-		if !ok {
-			continue
-		}
-		f.dias[c] |= temAbono
-		a := f.abonos[int64(c)]
-		if a == nil {
-			a = &abonosDia{}
-			f.abonos[int64(c)] = a
-		}
-		if inicio == nil || fim == nil {
-			a.diaInteiro = true
-		} else {
-			a.inicios, a.fins = append(a.inicios, *inicio), append(a.fins, *fim)
-		}
+// Abono is Registro's.
+func (f *fatos) Abono(id int64, data time.Time, inicio, fim *int) {
+	c, ok := f.cell(id, data)
+	if !ok {
+		return
 	}
-	return nil
+	f.dias[c] |= temAbono
+	a := f.abonos[int64(c)]
+	if a == nil {
+		a = &abonosDia{}
+		f.abonos[int64(c)] = a
+	}
+	if inicio == nil || fim == nil {
+		a.diaInteiro = true
+	} else {
+		a.inicios, a.fins = append(a.inicios, *inicio), append(a.fins, *fim)
+	}
 }
 
-func (f *Fatos) readDesconsideracoes(rows pgx.Rows) error {
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		f.ignoradas[id] = true
-	}
-	return nil
-}
+// Desconsiderada is Registro's.
+func (f *fatos) Desconsiderada(id int64) { f.ignoradas[id] = true }
 
-func (f *Fatos) readIncluidas(rows pgx.Rows) error {
-	for rows.Next() {
-		var id, funcionario int64
-		var jornada, horario time.Time
-		var fuso int16
-		if err := rows.Scan(&funcionario, &jornada, &id, &horario, &fuso); err != nil {
-			return err
+// Marcacao is Registro's.
+func (f *fatos) Marcacao(funcionario int64, m MarcacaoLida) {
+	x := marca{id: m.ID, nsr: m.NSR, registro: m.Registro.UnixMicro(), efetivo: m.Efetivo.UnixMicro(),
+		dia: unixDia(m.Jornada), fuso: m.Fuso, fora: m.Fora}
+	if m.NSR == 0 {
+		x.status, x.incluida = idxIncluida, true
+	} else {
+		x.tipo = intern(&f.tipos, m.Tipo)
+		if m.Status != nil {
+			x.status = intern(&f.status, m.Status)
 		}
-		us := horario.UnixMicro()
-		f.add(marca{id: id, registro: us, efetivo: us, dia: unixDia(jornada), fuso: fuso, status: idxIncluida,
-			incluida: true}, funcionario)
 	}
-	return nil
+	f.add(x, funcionario)
 }
 
 // add keeps punch m of employee funcionario (unknown ones are left out:
 // the SQL reads only the report's).
-func (f *Fatos) add(m marca, funcionario int64) {
+func (f *fatos) add(m marca, funcionario int64) {
 	e, ok := f.indice[funcionario]
 	if !ok {
 		return
 	}
 	m.emp = e
-	m.desconsiderada = len(f.ignoradas) > 0 && f.ignoradas[m.id]
 	if m.incluida {
 		f.incluidas.ms = append(f.incluidas.ms, m)
 	} else {
@@ -348,18 +255,16 @@ func intern(texts *[]string, s []byte) uint8 {
 	return uint8(len(*texts) - 1)
 }
 
-// efetivo is a punch's effective time: the approved adjustment's, else
-// the original, truncated to the minute as the AFD writes punches.
-func efetivo(registro int64, status uint8, solicitado int64) int64 {
-	t := registro
-	if status == idxAprovado {
-		t = solicitado
-	}
-	return t - ((t%microsPorMinuto)+microsPorMinuto)%microsPorMinuto
-}
-
 // ordenar groups the punches by employee (agrupar).
-func (f *Fatos) ordenar() {
+func (f *fatos) ordenar() {
+	if len(f.ignoradas) > 0 { // read in any order with the punches
+		for _, g := range []*grupos{&f.marcas, &f.incluidas} {
+			for i := range g.ms {
+				g.ms[i].desconsiderada = f.ignoradas[g.ms[i].id]
+			}
+		}
+	}
+	f.nacionais()
 	f.marcas.agrupar(len(f.p.Funcionarios))
 	f.incluidas.agrupar(len(f.p.Funcionarios))
 }
@@ -405,23 +310,9 @@ func ordem(a, b marca) int {
 		cmp.Compare(a.id, b.id))
 }
 
-// Each yields, in the order of Params.Funcionarios, each employee's index
-// and day rows, their punches spelled out (Marcacoes) when detail says
-// so. The rows and what they point to are reused for the next employee:
-// keep a copy (cloneDias) of those to keep.
-func (f *Fatos) Each(detail func(i int) bool) iter.Seq2[int, []Dia] {
-	return func(yield func(int, []Dia) bool) {
-		for i := range f.p.Funcionarios {
-			if !yield(i, f.rows(i, detail != nil && detail(i))) {
-				return
-			}
-		}
-	}
-}
-
 // rows builds employee i's day rows: every date of the period that is a
 // working day of his schedule, has punches, an absence or abonos.
-func (f *Fatos) rows(i int, detail bool) []Dia {
+func (f *fatos) rows(i int, detail bool) []Dia {
 	id := f.p.Funcionarios[i]
 	escala := f.p.escalas[id]
 	ms, inc := f.marcas.of(i), f.incluidas.of(i)
@@ -511,7 +402,7 @@ func span(run []marca) (primeira, ultima int64, ok bool) {
 // offset, so a zone changed later never moves them), the treatment, the
 // pending adjustments and the punches outside the work places; with
 // detail, the punches as the answer lists them.
-func (f *Fatos) mark(dia *Dia, run []marca, day int32, detail bool) {
+func (f *fatos) mark(dia *Dia, run []marca, day int32, detail bool) {
 	n := len(run)
 	dia.marcas = take(&f.ar.ints, n)
 	var incluidas, desconsideradas bool
@@ -583,7 +474,7 @@ func take[T any](s *[]T, n int) []T {
 	return (*s)[start : start+n : start+n]
 }
 
-// cloneDias copies rows from Each, to keep them past the next employee.
+// cloneDias copies rows from rows, to keep them past the next employee.
 func cloneDias(days []Dia) []Dia {
 	out := slices.Clone(days)
 	for i := range out {
