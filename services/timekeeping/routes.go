@@ -201,7 +201,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 
 	(&iniciouso.Handlers{Store: iniciouso.NewStore(d.db), Clock: d.clock, Zones: zones}).Public(public)
 	(&folha.Handlers{Store: folha.NewStore(d.db), Zones: zones, Clock: d.clock,
-		Totais: &folha.Relatorio{Days: relatorios, Banco: bancoHoras, Employees: d.employees, Zones: zones, Clock: d.clock,
+		Totais: &folha.Apuracao{Engine: apuracoes, Employees: d.employees, Zones: zones, Clock: d.clock,
 			DB: d.db}}).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
