@@ -130,7 +130,7 @@ func (p *Pages) kiosksPage(c *fiber.Ctx, status int, form map[string]string, cri
 		msg = "PIN liberado: o funcionário cadastra um novo em Perfil → PIN do quiosque."
 	}
 	return p.render(c, status, "quiosques.html", view{Title: "Quiosques", Nav: "quiosques", Form: form, Err: e,
-		Msg: msg, Data: map[string]any{"V": v, "Tipos": kioskKinds}})
+		Msg: msg, Data: map[string]any{"V": v, "Tipos": kioskKinds, "TZ": p.tz(c)}})
 }
 
 // dataURL trusts the API's QR code (a PNG data URL) as an image source.
