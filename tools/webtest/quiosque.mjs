@@ -108,8 +108,8 @@ async function submit(page, selector = "main form.formulario button[type=submit]
 }
 
 async function expectNoError(page, what) {
-  const err = await page.locator(".aviso.erro").allTextContents();
-  check(err.length === 0, `${what}: the page shows an error: ${err.join(" ")}`);
+  const err = await page.locator(".aviso.erro, .erro-campo").allTextContents();
+  check(err.length === 0, `${what}: the page shows an error: ${err.join(" | ")}`);
 }
 
 function digits(n) { return Array.from({ length: n }, () => Math.floor(Math.random() * 10)); }
@@ -124,13 +124,17 @@ function cpf() {
   return d.join("");
 }
 
+// masked writes a CPF as people do: 123.456.789-09.
+function masked(c) { return `${c.slice(0, 3)}.${c.slice(3, 6)}.${c.slice(6, 9)}-${c.slice(9)}`; }
+
 function cnpj() {
   const d = [...digits(8), 0, 0, 0, 1];
   for (const w of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
     const r = d.reduce((s, x, i) => s + x * w[i], 0) % 11;
     d.push(r < 2 ? 0 : 11 - r);
   }
-  return d.join("");
+  const s = d.join("");
+  return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
 }
 
 const run = Date.now().toString(36);
@@ -165,7 +169,7 @@ async function companySetUp(page) {
   await goto(page, "/empresa/funcionarios/novo");
   await page.fill("#nome", employee.nome);
   await page.fill("#email", employee.email);
-  await page.fill("#cpf", employee.cpf);
+  await page.fill("#cpf", masked(employee.cpf));
   await page.fill("#dataNascimento", "15/08/1990");
   await page.fill("#cargo", "Operadora");
   await page.fill("#telefone", "11987654321");
