@@ -54,7 +54,7 @@ func TestQuiosqueCredentialLifecycle(t *testing.T) {
 	e.clock.Set(local(2026, 3, 9, 7, 55))
 	r := e.pub("GET", "/registropontos/quiosque", typed, nil)
 	want(t, r, 200)
-	if r.obj(t)["nome"] != "Portaria" {
+	if o := r.obj(t); o["nome"] != "Portaria" || o["fusoHorario"] != "America/Sao_Paulo" {
 		t.Fatalf("self %s", r.body)
 	}
 	r = e.pub("GET", "/registropontos/quiosques", c.token, nil)

@@ -256,6 +256,13 @@ async function kiosk(page, { codigo, cracha }) {
   await page.waitForSelector("#q-principal:not([hidden])");
   await page.waitForFunction(() => /^\d{2}:\d{2}:\d{2}$/.test(document.getElementById("q-relogio").textContent));
   check((await page.locator("#q-nome").textContent()) === "Portaria", "the kiosk shows its name");
+  const tz = await page.locator("#q-relogio").getAttribute("data-tz");
+  check(tz === "America/Sao_Paulo", "the kiosk's clock runs in the company's zone: " + tz);
+  const shown = await page.locator("#q-relogio").textContent();
+  const now = new Intl.DateTimeFormat("pt-BR", { timeZone: tz, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date());
+  const secs = (hms) => hms.split(":").map(Number).reduce((a, x) => a * 60 + x, 0);
+  const diff = Math.abs(secs(shown) - secs(now)) % 86400;
+  check(Math.min(diff, 86400 - diff) <= 3, `the kiosk's clock (${shown}) shows the server's time in ${tz} (${now})`);
   await capture(page, "quiosque");
 
   // CPF and PIN on the keypad.

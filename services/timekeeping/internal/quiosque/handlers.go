@@ -239,11 +239,17 @@ func (h *Handlers) limit(ctx context.Context, checks ...ratelimit.Check) error {
 	return h.Limits.AllowAll(ctx, ratelimit.FailOpen, checks...)
 }
 
-// self is GET /registropontos/quiosque: the kiosk's name and the server's
-// time, which its clock follows (Anexo IX item 3).
+// self is GET /registropontos/quiosque: the kiosk's name, the server's
+// time, which its clock follows (Anexo IX item 3), and the company's zone
+// it shows it in.
 func (h *Handlers) self(c *fiber.Ctx) error {
 	q := c.Locals(kioskKey).(Quiosque)
-	return c.JSON(fiber.Map{"id": q.ID, "nome": q.Nome, "coletor": q.Coletor, "agora": clock.FormatISO(h.Clock.Now())})
+	zone, err := h.Zones.Funcionario(c.UserContext(), q.EmpresaID, nil)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"id": q.ID, "nome": q.Nome, "coletor": q.Coletor, "agora": clock.FormatISO(h.Clock.Now()),
+		"fusoHorario": zone.String()})
 }
 
 // Identificado is who the kiosk recognised and the tipo his next punch

@@ -37,6 +37,7 @@
   function open() {
     return call("GET", "/quiosque/estado").then(function (k) {
       offset = Date.parse(k.agora) - Date.now();
+      zone(k.fusoHorario);
       $("q-nome").textContent = k.nome;
       show("q-configurar", false);
       show("q-principal", true);
@@ -66,8 +67,15 @@
   });
 
   // ---- clock (the server's time: Anexo IX item 3, with seconds) ---------
-  var fmtHora = new Intl.DateTimeFormat("pt-BR", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
-  var fmtData = new Intl.DateTimeFormat("pt-BR", { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  var fmtHora, fmtData;
+  function zone(tz) {
+    try {
+      fmtHora = new Intl.DateTimeFormat("pt-BR", { timeZone: tz, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+      fmtData = new Intl.DateTimeFormat("pt-BR", { timeZone: tz, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+      $("q-relogio").setAttribute("data-tz", tz || "");
+    } catch (e) { zone(undefined); }
+  }
+  zone(undefined); // the device's own until the kiosk's company is known
   function tick() {
     var now = new Date(Date.now() + offset);
     $("q-relogio").textContent = fmtHora.format(now);
