@@ -38,6 +38,7 @@
     return call("GET", "/quiosque/estado").then(function (k) {
       offset = Date.parse(k.agora) - Date.now();
       zone(k.fusoHorario);
+      render();
       $("q-nome").textContent = k.nome;
       show("q-configurar", false);
       show("q-principal", true);
@@ -76,11 +77,14 @@
     } catch (e) { zone(undefined); }
   }
   zone(undefined); // the device's own until the kiosk's company is known
-  function tick() {
+  function render() {
     var now = new Date(Date.now() + offset);
     $("q-relogio").textContent = fmtHora.format(now);
     $("q-data").textContent = fmtData.format(now);
-    setTimeout(tick, 1000 - (now.getTime() % 1000));
+    return now;
+  }
+  function tick() {
+    setTimeout(tick, 1000 - (render().getTime() % 1000));
   }
 
   // ---- identification ----------------------------------------------------
