@@ -231,6 +231,7 @@ async function companyKiosk(page) {
 async function identified(page, tipo) {
   await page.waitForSelector("#q-confirmar:not([hidden])");
   check((await page.locator("#q-quem").textContent()) === employee.nome, "the kiosk shows his name");
+  check(!(await page.locator("#q-identificar").isVisible()), "the identification forms are hidden while he confirms");
   check((await page.locator("#q-tipo").textContent()) === tipo, `the kiosk announces ${tipo}`);
 }
 
@@ -239,6 +240,7 @@ async function confirm(page, tipo, name) {
   await page.waitForSelector("#q-recibo:not([hidden])");
   check((await page.locator("#q-recibo-tipo").textContent()) === tipo, "the receipt's tipo is " + tipo);
   check((await page.locator("#q-recibo-qr").getAttribute("src")).startsWith("data:image/png"), "the receipt's QR code is shown");
+  check(!(await page.locator("#q-identificar").isVisible()), "the identification forms are hidden under the receipt");
   if (name) { await capture(page, name); }
   await page.click("#q-concluir");
   await page.waitForSelector("#q-identificar:not([hidden])");
