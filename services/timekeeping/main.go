@@ -218,6 +218,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 
 		verificacaoURL:    verificacaoURL(cfg.PublicBaseURL),
 		verificacaoLimits: checkLimits,
+		quiosqueLimits:    limits,
 		atestado:          cfg.Atestado,
 
 		employeeCache:    employeeCache{ttl: cfg.EmployeeCacheTTL, maxAge: cfg.EmployeeCacheMaxAge},

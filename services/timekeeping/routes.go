@@ -15,6 +15,7 @@ import (
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/mail"
 	"github.com/ponto/ponto/pkg/metrics"
+	"github.com/ponto/ponto/pkg/ratelimit"
 	"github.com/ponto/ponto/pkg/signature"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
@@ -40,6 +41,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/iniciouso"
 	"github.com/ponto/ponto/services/timekeeping/internal/lembrete"
 	locais "github.com/ponto/ponto/services/timekeeping/internal/local"
+	"github.com/ponto/ponto/services/timekeeping/internal/quiosque"
 	"github.com/ponto/ponto/services/timekeeping/internal/registro"
 	"github.com/ponto/ponto/services/timekeeping/internal/relatorio"
 	"github.com/ponto/ponto/services/timekeeping/internal/tratamento"
@@ -84,6 +86,10 @@ type dependencies struct {
 	lembretes       func(*lembrete.Job)
 	lembretesConfig lembrete.Config
 	lembretesSender mail.Sender
+	// quiosqueLimits bounds each kiosk's and each employee's requests at
+	// the kiosks; nil: unbounded.
+	quiosqueLimits  *ratelimit.Limiter
+	quiosqueBudgets quiosque.Budgets
 }
 
 // mountRoutes registers every route of the service, all public and, but
@@ -140,6 +146,11 @@ type dependencies struct {
 //	GET|PUT /registropontos/folha/eventos                    company    folha
 //	GET  /registropontos/folha/layouts                       company    folha
 //	GET|PUT /registropontos/folha/layouts/{nome}             company    folha
+//	POST|GET /registropontos/quiosques, DEL .../{quiosqueId} company    quiosque
+//	PUT  /registropontos/quiosques/pin                       employee   quiosque
+//	DEL  /registropontos/quiosques/pin/{funcionarioId}       company    quiosque
+//	POST /registropontos/quiosques/cracha/{funcionarioId}    company    quiosque
+//	GET  /registropontos/quiosque, POST .../identificar|marcar kiosk credential quiosque
 //
 // Internal listener (service to service):
 //
@@ -164,7 +175,13 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	verificacoes := verificacao.NewStore(d.db)
 	srv.Metrics.MustRegister(verificacoes.Collectors()...)
 	verificacao.NewHandlers(verificacoes, d.companies, d.verificacaoLimits...).Public(srv.Public)
+	// Before the verifier's group too: the kiosk's credential is no token.
+	quiosques := &quiosque.Handlers{Store: quiosque.NewStore(d.db), Ledger: registros.Ledger(),
+		Employees: clockInEmployees, Zones: zones, Places: places, Clock: d.clock, Limits: d.quiosqueLimits, Budgets: d.quiosqueBudgets,
+		Verificacao: d.verificacaoURL}
+	quiosques.Kiosk(srv.Public)
 	public := srv.Public.Group("", verifier.Middleware())
+	quiosques.Public(public)
 	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).Public(public)
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
 	faltas, tratamentos, abonos := falta.NewStore(d.db), tratamento.NewStore(d.db), abono.NewStore(d.db)

@@ -71,6 +71,8 @@ func TestBadTextIsRefusedEverywhere(t *testing.T) {
 		{"POST", "/registropontos/feriados", a.Token, map[string]any{"data": randomDate(2097), "nome": "Feriado Texto"}, []string{"data", "nome"}},
 		{"POST", "/registropontos/locais-trabalho", a.Token, map[string]any{"nome": "Filial Texto", "latitude": -22.9, "longitude": -43.1,
 			"raioMetros": 200}, []string{"nome"}},
+		{"POST", "/registropontos/quiosques", a.Token, map[string]any{"nome": "Portaria Texto", "dispositivo": "navegador"},
+			[]string{"nome", "dispositivo"}},
 	}
 
 	// The hires above (and earlier tests') reach timekeeping through the

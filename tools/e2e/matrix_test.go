@@ -75,6 +75,8 @@ type matrix struct {
 	expired      string
 	// estabelecimentoID is a branch (a CNO site) of company A, to change.
 	estabelecimentoID int64
+	// quiosqueID is a kiosk of company A, to revoke.
+	quiosqueID int64
 }
 
 func (m *matrix) token(c caller) string {
@@ -265,6 +267,31 @@ func rows() []row {
 			return map[string]any{"descricao": "matriz", "campos": []map[string]any{
 				{"campo": "codigo", "inicio": 1, "tamanho": 4, "alinhamento": "direita", "preenchimento": "0"}}}
 		}), onlyCompanyList},
+		// Kiosks: the company's; each employee his own PIN (set before
+		// the company resets E1's); a user's token is no kiosk credential.
+		{"POST", "/registropontos/quiosques", jsonPost("/registropontos/quiosques", func(*matrix) any {
+			return map[string]string{"nome": "Portaria " + randomHex(3), "dispositivo": "navegador"}
+		}), want{unath, unath, forb, forb, http.StatusCreated, http.StatusCreated, forb}},
+		{"GET", "/registropontos/quiosques", get(fixed("/registropontos/quiosques")), onlyCompanyList},
+		{"DELETE", "/registropontos/quiosques/{quiosqueId}", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodDelete, Path: "/registropontos/quiosques/" + itoa(m.quiosqueID), Token: m.token(c)}
+		}, want{unath, unath, forb, forb, http.StatusNoContent, nf, forb}},
+		{"PUT", "/registropontos/quiosques/pin", put(fixed("/registropontos/quiosques/pin"), func(*matrix) any {
+			return map[string]string{"pin": "4821"}
+		}), want{unath, unath, http.StatusNoContent, http.StatusNoContent, forb, forb, forb}},
+		{"DELETE", "/registropontos/quiosques/pin/{funcionarioId}", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodDelete, Path: "/registropontos/quiosques/pin/" + itoa(m.e1.ID), Token: m.token(c)}
+		}, want{unath, unath, forb, forb, http.StatusNoContent, nf, forb}},
+		{"POST", "/registropontos/quiosques/cracha/{funcionarioId}", jsonPostPath(func(m *matrix) string {
+			return "/registropontos/quiosques/cracha/" + itoa(m.e1.ID)
+		}, nil), want{unath, unath, forb, forb, ok, nf, forb}},
+		{"GET", "/registropontos/quiosque", get(fixed("/registropontos/quiosque")), everyone(unath)},
+		{"POST", "/registropontos/quiosque/identificar", jsonPost("/registropontos/quiosque/identificar", func(*matrix) any {
+			return map[string]string{"cracha": "PONTO-CRACHA-X"}
+		}), everyone(unath)},
+		{"POST", "/registropontos/quiosque/marcar", jsonPost("/registropontos/quiosque/marcar", func(*matrix) any {
+			return map[string]string{"cracha": "PONTO-CRACHA-X"}
+		}), everyone(unath)},
 		// Public: a receipt's check needs no token, and any token is ignored.
 		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),
 			everyone(http.StatusOK)},
@@ -511,6 +538,8 @@ func newMatrix(t *testing.T, e *env) *matrix {
 	e.api.do(t, request{Method: http.MethodPut, Path: "/registropontos/banco-horas/politica", Token: m.a.Token,
 		Body: map[string]any{}}).expect(t, http.StatusOK)
 	m.adminTok = e.adminToken(t)
+	m.quiosqueID = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/quiosques", Token: m.a.Token,
+		Body: map[string]string{"nome": "Portaria", "dispositivo": "navegador"}}).expect(t, http.StatusCreated).object(t).int("id")
 	m.estabelecimentoID = e.api.do(t, request{Method: http.MethodPost, Path: "/empresas/me/estabelecimentos", Token: m.a.Token,
 		Body: map[string]string{"tipo": "cno", "numero": randomCNO(), "nome": "Obra", "endereco": "Rua da Obra, 2"}}).
 		expect(t, http.StatusCreated).object(t).int("id")

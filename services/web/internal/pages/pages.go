@@ -121,6 +121,7 @@ func (p *Pages) Routes(app *fiber.App) {
 	app.Post("/sair", p.logout)
 	p.employeeRoutes(app)
 	p.companyRoutes(app)
+	p.kioskRoutes(app)
 	app.Use(func(c *fiber.Ctx) error {
 		return p.errorPage(c, &api.Error{Status: http.StatusNotFound, Code: "nao_encontrado", Message: "página não encontrada"})
 	})
