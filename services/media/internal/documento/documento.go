@@ -17,8 +17,8 @@ import (
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
-	mediaapi "github.com/ponto/ponto/services/media/internalapi"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
+	mediaapi "github.com/ponto/ponto/services/media/internalapi"
 )
 
 // Route is the documents' path on the internal listener; the key is the
