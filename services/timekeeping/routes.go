@@ -20,6 +20,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/abono"
 	"github.com/ponto/ponto/services/timekeeping/internal/aej"
+	"github.com/ponto/ponto/services/timekeeping/internal/afastamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/afdexport"
 	"github.com/ponto/ponto/services/timekeeping/internal/ajuste"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
@@ -51,9 +52,11 @@ type dependencies struct {
 	db        *pgxpool.Pool
 	employees *employee.Client
 	companies *companybillingapi.Client
-	clock     *clock.Clock
-	rep       core.REP
-	ptrp      core.AEJPTRP
+	// media keeps the leaves' documents; nil: their routes answer 503.
+	media afastamento.Documentos
+	clock *clock.Clock
+	rep   core.REP
+	ptrp  core.AEJPTRP
 	// signer signs the AFD and the PDFs; nil when no certificate is
 	// configured (outputs unsigned).
 	signer *signature.Signer
@@ -134,6 +137,13 @@ type dependencies struct {
 //	GET|PUT /registropontos/lembretes                        company    lembrete
 //	GET|PUT /registropontos/lembretes/me                     employee   lembrete
 //	GET|PUT /registropontos/inicio-uso                       company    iniciouso
+//	POST /registropontos/funcionario/{funcionarioId}/afastamentos company afastamento
+//	GET  /registropontos/funcionario/{funcionarioId}/afastamentos both (employee: himself) afastamento
+//	GET  /registropontos/afastamentos                        company    afastamento
+//	PUT  /registropontos/afastamentos/{afastamentoId}        company    afastamento
+//	POST /registropontos/afastamentos/{afastamentoId}/cancelar company  afastamento
+//	POST /registropontos/afastamentos/{afastamentoId}/documento company afastamento
+//	GET  /registropontos/afastamentos/{afastamentoId}/documento both (employee: his own) afastamento
 //
 // Internal listener (service to service):
 //
@@ -194,6 +204,8 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 		d.lembretes(job)
 	}
 
+	(&afastamento.Handlers{Store: afastamento.NewStore(d.db), Workdays: workdays, Clock: d.clock,
+		Documentos: d.media}).Public(public)
 	(&iniciouso.Handlers{Store: iniciouso.NewStore(d.db), Clock: d.clock, Zones: zones}).Public(public)
 
 	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
