@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ponto/ponto/pkg/domainerr"
 	"github.com/ponto/ponto/services/timekeeping/internal/afastamento"
@@ -285,5 +286,45 @@ func TestAfastamentoDocumento(t *testing.T) {
 	want(t, r, 200)
 	if r.header.Get("Content-Type") != "image/png" {
 		t.Fatalf("replaced: %q", r.header.Get("Content-Type"))
+	}
+}
+
+// The engine's read: a company's standing leaves of the given employees
+// touching a period, by employee; cancelled ones, other employees' and
+// another company's are left out.
+func TestAfastamentoPeriodo(t *testing.T) {
+	t.Parallel()
+	e, c, w := newShop(t, nil)
+	other, stranger := e.outsider()
+	b := e.funcionario(c, w.escalaID, nil)
+	d := e.funcionario(c, w.escalaID, nil)
+	e.clock.Set(local(2024, 6, 10, 10, 0))
+	add := func(co company, who worker, tipo, inicio, fim string) int64 {
+		r := e.pub("POST", path("/registropontos/funcionario/%d/afastamentos", who.id), co.token,
+			map[string]any{"tipo": tipo, "inicio": inicio, "fim": fim, "motivo": "teste do período"})
+		want(t, r, 201)
+		return id(r.obj(t))
+	}
+	inss := add(c, w, "doenca", "2024-05-20", "2024-07-15")
+	susp := add(c, w, "suspensao", "2024-07-22", "2024-07-24")
+	add(c, w, "ferias", "2024-08-01", "2024-08-30")
+	cancelled := add(c, b, "casamento", "2024-07-01", "2024-07-03")
+	want(t, e.pub("POST", path("/registropontos/afastamentos/%d/cancelar", cancelled), c.token, map[string]any{"motivo": "adiado"}), 200)
+	add(c, d, "paternidade", "2024-07-08", "2024-07-12")
+	add(other, stranger, "ferias", "2024-07-01", "2024-07-30")
+
+	got, err := afastamento.NewStore(e.db).Periodo(t.Context(), c.id, []int64{w.id, b.id, stranger.id},
+		time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 7, 31, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := got[w.id]
+	if len(got) != 1 || len(ws) != 2 || ws[0].ID != inss || ws[0].Tipo != "doenca" || ws[1].ID != susp ||
+		ws[0].Inicio != time.Date(2024, 5, 20, 0, 0, 0, 0, time.UTC) || ws[1].Fim != time.Date(2024, 7, 24, 0, 0, 0, 0, time.UTC) {
+		t.Fatalf("period: %+v", got)
+	}
+	// The sick leave's 16th day (06-04) on is the INSS's.
+	if r := ws[0].RegraDia(time.Date(2024, 7, 1, 0, 0, 0, 0, time.UTC)); !r.INSS || r.Remunerado {
+		t.Fatalf("July 1st of the sick leave: %+v", r)
 	}
 }
