@@ -299,7 +299,7 @@ var okMessages = map[string]string{
 	"falta": "Falta registrada.", "aprovar": "Ajuste aprovado.", "reprovar": "Ajuste reprovado.",
 	"falta-desfeita": "Falta desfeita.", "abono": "Abono registrado.", "abono-cancelado": "Abono cancelado.",
 	"reaberto": "Período reaberto.", "solicitacao-aprovar": "Inclusão aprovada: a marcação foi incluída.",
-	"solicitacao-reprovar": "Pedido de inclusão reprovado.",
+	"solicitacao-reprovar":  "Pedido de inclusão reprovado.",
 	"afastamento-cancelado": "Afastamento cancelado.", "documento": "Documento anexado.",
 }
 
