@@ -662,7 +662,7 @@ async function leaves(company, emp) {
   await submit(company);
   await expectNoError(company, "leave");
   const row = company.locator("tbody tr", { hasText: "férias de verão" });
-  check(await row.count() === 1 && await row.getByText("Férias").count() === 1, "the vacation is listed");
+  check(await row.count() === 1 && await row.getByText("Férias", { exact: true }).count() === 1, "the vacation is listed");
   await row.locator("input[type=file]").setInputFiles({ name: "aviso.pdf", mimeType: "application/pdf",
     buffer: Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n") });
   await navigate(company, row.getByRole("button", { name: /Anexar/ }));
