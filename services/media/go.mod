@@ -7,6 +7,7 @@ require (
 	github.com/minio/minio-go/v7 v7.4.1
 	github.com/ponto/ponto/pkg v0.0.0
 	github.com/ponto/ponto/services/employee/internalapi v0.0.0
+	github.com/ponto/ponto/services/media/internalapi v0.0.0
 	golang.org/x/image v0.48.0
 )
 
@@ -109,3 +110,5 @@ require (
 replace github.com/ponto/ponto/pkg => ../../pkg
 
 replace github.com/ponto/ponto/services/employee/internalapi => ../employee/internalapi
+
+replace github.com/ponto/ponto/services/media/internalapi => ./internalapi

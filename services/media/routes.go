@@ -6,6 +6,7 @@ import (
 	"github.com/ponto/ponto/pkg/httpserver"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	employeeapi "github.com/ponto/ponto/services/employee/internalapi"
+	"github.com/ponto/ponto/services/media/internal/documento"
 	"github.com/ponto/ponto/services/media/internal/foto"
 	"github.com/ponto/ponto/services/media/internal/objectstore"
 )
@@ -18,7 +19,9 @@ import (
 //	POST /funcionarios/{funcionarioId}/foto                  foto (upload.go)
 //	GET  /funcionarios/{funcionarioId}/foto[?tamanho=thumb]  foto (download.go)
 //
-// media has no internal API of its own.
+// Internal (service to service):
+//
+//	PUT|GET|DELETE /internal/documentos/afastamentos/{empresaId}/{afastamentoId}/{versao}  timekeeping  documento
 func newServer(cfg Config, log *slog.Logger, store *objectstore.Store,
 	verifier *jwtauth.Verifier, employees *employeeapi.Client) *httpserver.Server {
 	srv := httpserver.New(name, cfg.HTTP, log,
@@ -28,5 +31,6 @@ func newServer(cfg Config, log *slog.Logger, store *objectstore.Store,
 	)
 	fotos := foto.NewHandlers(store, employees, cfg.Photo, log)
 	fotos.Public(srv.Public.Group("", verifier.Middleware()))
+	documento.NewHandlers(store).Internal(srv.Internal, verifier)
 	return srv
 }

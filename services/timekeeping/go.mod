@@ -13,6 +13,7 @@ require (
 	github.com/ponto/ponto/pkg v0.0.0
 	github.com/ponto/ponto/services/company-billing/internalapi v0.0.0
 	github.com/ponto/ponto/services/employee/internalapi v0.0.0
+	github.com/ponto/ponto/services/media/internalapi v0.0.0
 	github.com/ponto/ponto/services/timekeeping/internalapi v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
@@ -112,5 +113,7 @@ replace github.com/ponto/ponto/pkg => ../../pkg
 replace github.com/ponto/ponto/services/company-billing/internalapi => ../company-billing/internalapi
 
 replace github.com/ponto/ponto/services/employee/internalapi => ../employee/internalapi
+
+replace github.com/ponto/ponto/services/media/internalapi => ../media/internalapi
 
 replace github.com/ponto/ponto/services/timekeeping/internalapi => ./internalapi

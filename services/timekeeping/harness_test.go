@@ -41,6 +41,7 @@ import (
 	"github.com/ponto/ponto/pkg/svcclient"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/afastamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 )
 
@@ -138,7 +139,7 @@ func (e *env) startTimekeeping(db *pgxpool.Pool) string {
 	cfg := httpserver.Config{
 		ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second,
 		RequestTimeout: 20 * time.Second, ShutdownTimeout: 5 * time.Second, ReadyTimeout: time.Second,
-		BodyLimit: 1 << 20,
+		BodyLimit: afastamento.MaxBodyBytes, // as main.go's default
 	}
 	srv := httpserver.New(name, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	// The clock-in's caches are off (zero TTLs) unless tune turns them on:

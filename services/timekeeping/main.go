@@ -25,8 +25,10 @@ import (
 	"github.com/ponto/ponto/pkg/svcclient"
 	"github.com/ponto/ponto/pkg/validate"
 	companybillingapi "github.com/ponto/ponto/services/company-billing/internalapi"
+	mediaapi "github.com/ponto/ponto/services/media/internalapi"
 	"github.com/ponto/ponto/services/timekeeping/chainaudit"
 	"github.com/ponto/ponto/services/timekeeping/core"
+	"github.com/ponto/ponto/services/timekeeping/internal/afastamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/atestado"
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/lembrete"
@@ -56,6 +58,9 @@ type Config struct {
 	// the calls to employee and company-billing carry.
 	AuthInternalURL           svcclient.URL `conf:"env:AUTH_INTERNAL_URL,default:http://127.0.0.1:9081,help:auth internal API base URL"`
 	CompanyBillingInternalURL svcclient.URL `conf:"env:COMPANY_BILLING_INTERNAL_URL,default:http://127.0.0.1:9082,help:company-billing internal API base URL"`
+	// MediaInternalURL is media's internal listener: the leaves'
+	// documents, kept in MinIO.
+	MediaInternalURL svcclient.URL `conf:"env:MEDIA_INTERNAL_URL,default:http://127.0.0.1:9085,help:media internal API base URL (leaves' documents)"`
 	// REPINPI is the REP-P program's registration number at INPI (up to
 	// 17 digits), printed in every AFD header and punch receipt.
 	REPINPI string `conf:"env:REP_INPI,help:INPI registration number of the REP-P program (up to 17 digits)"`
@@ -166,7 +171,10 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 	// -------------------------------------------------------------------------
 	// Configuration
 
+	// The body limit fits a leave's document with its multipart framing
+	// (conf keeps a preset value as the default; HTTP_BODY_LIMIT wins).
 	var cfg Config
+	cfg.HTTP.BodyLimit = afastamento.MaxBodyBytes
 	if err := service.ConfigureBase(name, build, &cfg, &cfg.Base, log, level); err != nil {
 		return err
 	}
@@ -211,6 +219,7 @@ func run(ctx context.Context, log *slog.Logger, level *slog.LevelVar) error {
 		db:        db,
 		employees: employee.New(string(cfg.EmployeeInternalURL), tokens),
 		companies: companybillingapi.New(string(cfg.CompanyBillingInternalURL), tokens),
+		media:     mediaapi.New(string(cfg.MediaInternalURL), tokens),
 		clock:     clk,
 		rep:       core.REP{INPI: cfg.REPINPI, Desenvolvedor: cfg.REPDesenvolvedor},
 		ptrp:      ptrp(cfg, build),

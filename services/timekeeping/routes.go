@@ -21,6 +21,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/abono"
 	"github.com/ponto/ponto/services/timekeeping/internal/aej"
+	"github.com/ponto/ponto/services/timekeeping/internal/afastamento"
 	"github.com/ponto/ponto/services/timekeeping/internal/afdexport"
 	"github.com/ponto/ponto/services/timekeeping/internal/ajuste"
 	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
@@ -55,9 +56,11 @@ type dependencies struct {
 	db        *pgxpool.Pool
 	employees *employee.Client
 	companies *companybillingapi.Client
-	clock     *clock.Clock
-	rep       core.REP
-	ptrp      core.AEJPTRP
+	// media keeps the leaves' documents; nil: their routes answer 503.
+	media afastamento.Documentos
+	clock *clock.Clock
+	rep   core.REP
+	ptrp  core.AEJPTRP
 	// signer signs the AFD and the PDFs; nil when no certificate is
 	// configured (outputs unsigned).
 	signer *signature.Signer
@@ -151,6 +154,13 @@ type dependencies struct {
 //	DEL  /registropontos/quiosques/pin/{funcionarioId}       company    quiosque
 //	POST /registropontos/quiosques/cracha/{funcionarioId}    company    quiosque
 //	GET  /registropontos/quiosque, POST .../identificar|marcar kiosk credential quiosque
+//	POST /registropontos/funcionario/{funcionarioId}/afastamentos company afastamento
+//	GET  /registropontos/funcionario/{funcionarioId}/afastamentos both (employee: himself) afastamento
+//	GET  /registropontos/afastamentos                        company    afastamento
+//	PUT  /registropontos/afastamentos/{afastamentoId}        company    afastamento
+//	POST /registropontos/afastamentos/{afastamentoId}/cancelar company  afastamento
+//	POST /registropontos/afastamentos/{afastamentoId}/documento company afastamento
+//	GET  /registropontos/afastamentos/{afastamentoId}/documento both (employee: his own) afastamento
 //
 // Internal listener (service to service):
 //
@@ -216,6 +226,8 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 		d.lembretes(job)
 	}
 
+	(&afastamento.Handlers{Store: afastamento.NewStore(d.db), Workdays: workdays, Clock: d.clock,
+		Documentos: d.media}).Public(public)
 	(&iniciouso.Handlers{Store: iniciouso.NewStore(d.db), Clock: d.clock, Zones: zones}).Public(public)
 	(&folha.Handlers{Store: folha.NewStore(d.db), Zones: zones, Clock: d.clock,
 		Totais: &folha.Apuracao{Engine: apuracoes, Employees: d.employees, Zones: zones, Clock: d.clock,

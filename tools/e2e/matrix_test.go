@@ -77,6 +77,9 @@ type matrix struct {
 	estabelecimentoID int64
 	// quiosqueID is a kiosk of company A, to revoke.
 	quiosqueID int64
+	// afastamentoID is a leave of E1 with a document, to change and to
+	// attach another to; afastamentoCancelarID one to cancel.
+	afastamentoID, afastamentoCancelarID int64
 }
 
 func (m *matrix) token(c caller) string {
@@ -382,7 +385,44 @@ func rows() []row {
 				Token: m.token(c), Body: map[string]any{"data": localDate(t, m.r1.str("horarioRegistro")).Format(time.DateOnly),
 					"tipo": "ajuste", "minutos": 15, "motivo": "Correção do saldo"}}
 		}, want{unath, unath, forb, forb, http.StatusCreated, nf, forb}},
+
+		// timekeeping: leaves (afastamentos), after the day's punches.
+		{"POST", "/registropontos/funcionario/{funcionarioId}/afastamentos", func(t testing.TB, m *matrix, c caller) request {
+			day := localDate(t, m.r1.str("horarioRegistro")).AddDate(0, 0, 60).Format(time.DateOnly)
+			return request{Method: http.MethodPost, Path: "/registropontos/funcionario/" + itoa(m.e1.ID) + "/afastamentos",
+				Token: m.token(c), Body: map[string]string{"tipo": "doacao_sangue", "inicio": day, "fim": day, "motivo": "Doação de sangue"}}
+		}, want{unath, unath, forb, forb, http.StatusCreated, nf, forb}},
+		{"GET", "/registropontos/funcionario/{funcionarioId}/afastamentos", get(func(m *matrix) string {
+			return "/registropontos/funcionario/" + itoa(m.e1.ID) + "/afastamentos"
+		}), personOrCompany},
+		{"GET", "/registropontos/afastamentos", get(fixed("/registropontos/afastamentos")), onlyCompanyList},
+		{"PUT", "/registropontos/afastamentos/{afastamentoId}", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodPut, Path: "/registropontos/afastamentos/" + itoa(m.afastamentoID), Token: m.token(c),
+				Body: leaveBody(t, m, 30, 34, "Férias remarcadas")}
+		}, companyOwned},
+		{"POST", "/registropontos/afastamentos/{afastamentoId}/cancelar", jsonPostPath(func(m *matrix) string {
+			return "/registropontos/afastamentos/" + itoa(m.afastamentoCancelarID) + "/cancelar"
+		}, map[string]string{"motivo": "Lançado por engano"}), companyOwned},
+		{"POST", "/registropontos/afastamentos/{afastamentoId}/documento", func(t testing.TB, m *matrix, c caller) request {
+			raw, ctype := multipartFile("documento", "atestado.pdf", "application/pdf", minimalPDF)
+			return request{Method: http.MethodPost, Path: "/registropontos/afastamentos/" + itoa(m.afastamentoID) + "/documento",
+				Token: m.token(c), Raw: raw, Type: ctype}
+		}, companyOwned},
+		{"GET", "/registropontos/afastamentos/{afastamentoId}/documento", get(func(m *matrix) string {
+			return "/registropontos/afastamentos/" + itoa(m.afastamentoID) + "/documento"
+		}), personOrCompany},
 	}
+}
+
+// minimalPDF is a PDF by its bytes, for the leaves' documents.
+var minimalPDF = []byte("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
+
+// leaveBody is a vacation of E1 from the day of his punches plus from
+// days to plus to days.
+func leaveBody(t testing.TB, m *matrix, from, to int, motivo string) map[string]string {
+	day := localDate(t, m.r1.str("horarioRegistro"))
+	return map[string]string{"tipo": "ferias", "inicio": day.AddDate(0, 0, from).Format(time.DateOnly),
+		"fim": day.AddDate(0, 0, to).Format(time.DateOnly), "motivo": motivo}
 }
 
 // randomDate is a date of year, for holidays no other call uses.
@@ -537,6 +577,14 @@ func newMatrix(t *testing.T, e *env) *matrix {
 	// movement's row.
 	e.api.do(t, request{Method: http.MethodPut, Path: "/registropontos/banco-horas/politica", Token: m.a.Token,
 		Body: map[string]any{}}).expect(t, http.StatusOK)
+	leaves := "/registropontos/funcionario/" + itoa(m.e1.ID) + "/afastamentos"
+	m.afastamentoID = e.api.do(t, request{Method: http.MethodPost, Path: leaves, Token: m.a.Token,
+		Body: leaveBody(t, m, 30, 34, "Férias")}).expect(t, http.StatusCreated).object(t).int("id")
+	m.afastamentoCancelarID = e.api.do(t, request{Method: http.MethodPost, Path: leaves, Token: m.a.Token,
+		Body: leaveBody(t, m, 40, 41, "Férias a cancelar")}).expect(t, http.StatusCreated).object(t).int("id")
+	raw, ctype = multipartFile("documento", "atestado.pdf", "application/pdf", minimalPDF)
+	e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/afastamentos/" + itoa(m.afastamentoID) + "/documento",
+		Token: m.a.Token, Raw: raw, Type: ctype}).expect(t, http.StatusOK)
 	m.adminTok = e.adminToken(t)
 	m.quiosqueID = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/quiosques", Token: m.a.Token,
 		Body: map[string]string{"nome": "Portaria", "dispositivo": "navegador"}}).expect(t, http.StatusCreated).object(t).int("id")

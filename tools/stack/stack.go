@@ -32,10 +32,11 @@ const migrateTimeout = 3 * time.Minute
 
 // bodyLimits are the services' request body limits (HTTP_BODY_LIMIT), which
 // the gateway enforces in front of them as the Ingress does: the shared
-// default of 1 MiB, and media's photo upload, 5 MiB of photo plus 64 KiB
-// of multipart framing (foto.MaxBodyBytes).
+// default of 1 MiB, media's photo upload, 5 MiB of photo plus 64 KiB
+// of multipart framing (foto.MaxBodyBytes), and timekeeping's leave
+// document, 3 MiB plus the framing (afastamento.MaxBodyBytes).
 var bodyLimits = map[string]int64{
-	"auth": 1 << 20, "company-billing": 1 << 20, "employee": 1 << 20, "timekeeping": 1 << 20,
+	"auth": 1 << 20, "company-billing": 1 << 20, "employee": 1 << 20, "timekeeping": 3<<20 + 64<<10,
 	"media": 5<<20 + 64<<10,
 }
 

@@ -7,7 +7,8 @@
 //      punches four times (one punch survives a network failure and is
 //      retried with the same Idempotency-Key without a second punch);
 //   3. he downloads a receipt, asks for an adjustment, uploads a photo;
-//   4. the company approves the adjustment and sees it in the report.
+//   4. the company approves the adjustment and sees it in the report;
+//   5. and records, documents and cancels a leave the employee sees.
 //
 // Every main page is checked with axe-core (no serious or critical
 // violation) and photographed at 360 and 1280 px under PONTO_SHOTS.
@@ -672,6 +673,47 @@ async function payrollExport(page) {
   page.cspErrors = []; // the refused export's 400, expected
 }
 
+// leaves: the company records Maria's vacation (an end before its start
+// is refused next to its field), attaches its document, sees it in the
+// month's calendar; Maria sees it on her page; the company cancels it.
+async function leaves(company, emp) {
+  const today = localDate("America/Recife");
+  const inicio = daysBefore(today, -20), fim = daysBefore(today, -29);
+  await goto(company, "/empresa/afastamentos");
+  await capture(company, "empresa-afastamentos-mes");
+  await company.selectOption("#funcionario", { label: employee.nome });
+  await submit(company, "form.filtros button[type=submit]");
+  await company.selectOption("#tipo", "ferias");
+  await company.fill("#inicio", fim);
+  await company.fill("#fim", inicio);
+  await company.fill("#motivo", "férias de verão");
+  await submit(company);
+  check(await company.locator("#fim-erro").count() === 1, "an end before the start is refused next to its field");
+  company.cspErrors = []; // the refused leave's 400, expected
+  await company.fill("#inicio", inicio);
+  await company.fill("#fim", fim);
+  await submit(company);
+  await expectNoError(company, "leave");
+  const row = company.locator("tbody tr", { hasText: "férias de verão" });
+  check(await row.count() === 1 && await row.getByText("Férias", { exact: true }).count() === 1, "the vacation is listed");
+  await row.locator("input[type=file]").setInputFiles({ name: "aviso.pdf", mimeType: "application/pdf",
+    buffer: Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n") });
+  await navigate(company, row.getByRole("button", { name: /Anexar/ }));
+  await expectNoError(company, "leave document");
+  check(await company.locator(".aviso.ok").getByText("Documento anexado").count() === 1, "the document is attached");
+  check(await row.getByRole("link", { name: /Baixar/ }).count() === 1, "the document may be downloaded");
+  await capture(company, "empresa-afastamentos");
+
+  await goto(emp, "/ponto/afastamentos");
+  check(await emp.locator("tbody tr", { hasText: "Férias" }).count() === 1, "Maria sees her vacation");
+  await capture(emp, "funcionario-afastamentos");
+
+  await row.locator("input[name=motivo]").fill("férias adiadas");
+  await navigate(company, row.getByRole("button", { name: /Cancelar/ }));
+  await expectNoError(company, "leave cancellation");
+  check(await company.locator("tbody tr", { hasText: "cancelado: férias adiadas" }).count() === 1, "the cancelled leave stays, with its reason");
+}
+
 // companyToday: the console's first page lists Maria under her situation
 // with a link to her day, filters by department from the keyboard,
 // refreshes its panel in place, and works without JavaScript; the
@@ -778,6 +820,7 @@ async function main() {
     await closeAndAcknowledge(company_.page, emp.page);
     await hourBank(company_.page, emp.page);
     await payrollExport(company_.page);
+    await leaves(company_.page, emp.page);
     await companyToday(company_.page, browser);
     await employeeReminders(emp.page);
     log("ok");

@@ -60,6 +60,7 @@ func (p *Pages) companyRoutes(app *fiber.App) {
 	g.Get("/folha/arquivo", p.payrollFile)
 	g.Post("/fechamentos", p.closePeriod)
 	g.Post("/fechamentos/:id<int>/reabrir", p.reopenPeriod)
+	p.leaveRoutes(g)
 }
 
 var registerFields = []string{"nome", "razaoSocial", "cnpj", "dataAbertura", "email", "password", "nomeDoPlano", "fusoHorario"}
@@ -301,7 +302,8 @@ var okMessages = map[string]string{
 	"falta": "Falta registrada.", "aprovar": "Ajuste aprovado.", "reprovar": "Ajuste reprovado.",
 	"falta-desfeita": "Falta desfeita.", "abono": "Abono registrado.", "abono-cancelado": "Abono cancelado.",
 	"reaberto": "Período reaberto.", "solicitacao-aprovar": "Inclusão aprovada: a marcação foi incluída.",
-	"solicitacao-reprovar": "Pedido de inclusão reprovado.",
+	"solicitacao-reprovar":  "Pedido de inclusão reprovado.",
+	"afastamento-cancelado": "Afastamento cancelado.", "documento": "Documento anexado.",
 }
 
 // create posts body to path and redirects back, or re-renders the list

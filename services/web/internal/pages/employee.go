@@ -53,6 +53,8 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g.Get("/espelho.pdf", p.myTimesheetPDF)
 	g.Post("/espelho/ciencia", p.acknowledge)
 	g.Get("/banco-horas", p.myHourBank)
+	g.Get("/afastamentos", p.myLeaves)
+	g.Get("/afastamentos/:id<int>/documento", p.leaveDoc)
 }
 
 func (p *Pages) employeeLoginForm(c *fiber.Ctx) error {

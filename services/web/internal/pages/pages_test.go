@@ -150,7 +150,9 @@ func between(s, start, end string) string {
 func TestPrivatePagesNeedTheirRole(t *testing.T) {
 	app, _ := newApp(t, false)
 	for path, login := range map[string]string{"/ponto": "/funcionario/entrar", "/ponto/registros": "/funcionario/entrar",
-		"/empresa": "/empresa/entrar", "/empresa/relatorio": "/empresa/entrar", "/empresa/afd.txt": "/empresa/entrar"} {
+		"/empresa": "/empresa/entrar", "/empresa/relatorio": "/empresa/entrar", "/empresa/afd.txt": "/empresa/entrar",
+		"/empresa/afastamentos": "/empresa/entrar", "/empresa/afastamentos/1/documento": "/empresa/entrar",
+		"/ponto/afastamentos": "/funcionario/entrar", "/ponto/afastamentos/1/documento": "/funcionario/entrar"} {
 		resp := do(t, app, httptest.NewRequest(http.MethodGet, path, nil))
 		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != login {
 			t.Errorf("GET %s = %d to %q; want 303 to %s", path, resp.StatusCode, resp.Header.Get("Location"), login)

@@ -48,8 +48,9 @@ func parseViews(a *assets.Assets) (map[string]*template.Template, error) {
 		"novo": func(titulo, acao string, s *session.Session) map[string]any {
 			return map[string]any{"Titulo": titulo, "Acao": acao, "CSRF": s.CSRF}
 		},
-		"alertas": alertas,
-		"num":     numero,
+		"alertas":     alertas,
+		"afastamento": leaveKind,
+		"num":         numero,
 		"arquivo": func(nome, texto string) map[string]any {
 			return map[string]any{"Nome": nome, "ID": strings.ToLower(nome), "Texto": texto}
 		},
