@@ -207,3 +207,29 @@ func AfastamentoDe(leaves []Afastamento, d time.Time) (Afastamento, bool) {
 }
 
 func diasEntre(a, b time.Time) int { return int(b.Sub(a).Round(time.Hour).Hours() / 24) }
+
+// AlertaAfastamento is the alert of a leave day with punches
+// (FlagTratamento): the company treats it.
+const AlertaAfastamento = "marcacao_em_afastamento"
+
+// Aplicar applies leave day rule r to day a, computed as if no leave
+// covered it, with punches marcas (treated):
+//   - ZeraPrevisto: nothing is expected, so there is no lateness, no
+//     balance and no overtime: the hour bank is untouched (neither credit
+//     nor debit); the minutes worked stay shown, for the treatment;
+//   - the day is an absence only when the kind says so (Falta: a
+//     disciplinary suspension, CLT art. 474, is not among art. 131's
+//     justified absences); the others are justified (art. 131 I, III, IV);
+//   - punches on a leave day raise AlertaAfastamento (FlagTratamento).
+func (r Regra) Aplicar(a Apuracao, marcas int) Apuracao {
+	if r.ZeraPrevisto {
+		a.Previstos, a.Abonados, a.Atraso, a.Saldo, a.Tolerancia = 0, 0, 0, 0, false
+		a.Extras, a.Extras50, a.Extras100 = 0, 0, 0
+		a.Noturnos, a.NoturnosReduzidos, a.IntervaloSuprimido, a.Interjornada = 0, 0, 0, 0
+	}
+	a.Ausencia = r.Falta
+	if FlagTratamento(marcas, true) {
+		a.Alertas = append(a.Alertas, AlertaAfastamento)
+	}
+	return a
+}

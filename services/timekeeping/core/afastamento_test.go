@@ -150,3 +150,45 @@ func TestFlagTratamento(t *testing.T) {
 		t.Fatal("FlagTratamento")
 	}
 }
+
+// A leave day of the 08:00-17:00 shift (break 12:00-13:00, 480 minutes
+// expected), by hand: every kind expects 0 minutes and banks nothing; the
+// suspension is an absence and costs the DSR (CLT art. 474, Lei 605/49
+// art. 6), the unpaid leave costs the DSR without being an absence, the
+// vacation neither.
+func TestComputeApuracaoNoAfastamento(t *testing.T) {
+	regra := func(tipo string) *Regra { r, _ := RegraAfastamento(tipo); return &r }
+	cases := []struct {
+		tipo               string
+		ausencia, perdeDSR bool
+	}{{"ferias", false, false}, {"doenca", false, false}, {"suspensao", true, true}, {"nao_remunerada", false, true}}
+	for _, c := range cases {
+		a := ComputeApuracao(Dia{Turno: standardTurno, Afastamento: regra(c.tipo)})
+		if a.Previstos != 0 || a.Saldo != 0 || a.Atraso != 0 || a.Ausencia != c.ausencia ||
+			CustaDSR(a.Ausencia, regra(c.tipo)) != c.perdeDSR ||
+			len(a.Alertas) != 0 {
+			t.Errorf("%s: %+v", c.tipo, a)
+		}
+	}
+	// Without the leave the same unpunched day is an absence: 480 owed,
+	// the DSR lost.
+	if a := ComputeApuracao(Dia{Turno: standardTurno}); a.Previstos != 480 || a.Saldo != -480 || !a.Ausencia || !CustaDSR(a.Ausencia, nil) {
+		t.Fatalf("no leave: %+v", a)
+	}
+	// Before the admission a suspension costs nothing.
+	if a := ComputeApuracao(Dia{Turno: standardTurno, ForaDoVinculo: true, Afastamento: regra("suspensao")}); a.Ausencia || a.Previstos != 0 {
+		t.Fatalf("outside the bond: %+v", a)
+	}
+}
+
+// Punches on a vacation day 07:00-12:00, 13:00-18:00 are kept (600
+// minutes worked, shown) but neither overtime nor balance (the bank is
+// untouched), and the day is flagged for treatment.
+func TestComputeApuracaoMarcasNoAfastamento(t *testing.T) {
+	r, _ := RegraAfastamento(AfastamentoFerias)
+	a := ComputeApuracao(Dia{Marcas: []int{hm(7, 0), hm(12, 0), hm(13, 0), hm(18, 0)}, Turno: standardTurno, Afastamento: &r})
+	if a.Trabalhados != 600 || a.Previstos != 0 || a.Extras != 0 || a.Extras50 != 0 || a.Saldo != 0 || a.Ausencia ||
+		len(a.Alertas) != 1 || a.Alertas[0] != AlertaAfastamento {
+		t.Fatalf("%+v", a)
+	}
+}

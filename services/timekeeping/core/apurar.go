@@ -30,6 +30,9 @@ type Dia struct {
 	// Tratamento is the day's treatment (inclusions, disregarded punches,
 	// abonos); the schedule's pre-assigned break comes with Turno.
 	Tratamento Tratamento
+	// Afastamento is the rule of the leave covering the day (nil: none):
+	// it wins over the schedule and the absence mark (Regra.Aplicar).
+	Afastamento *Regra
 }
 
 // Apuracao is a workday after the rules.
@@ -85,7 +88,7 @@ func ComputeApuracao(d Dia) Apuracao {
 		marcas = Treat(d.Marcas, d.Tratamento, d.Turno)
 	}
 	if d.ForaDoVinculo {
-		d.Turno, d.Falta = nil, false
+		d.Turno, d.Falta, d.Afastamento = nil, false, nil
 	}
 	if d.Ciclo12x36 && d.Turno != nil { // art. 59-A sole paragraph
 		d.Feriado, d.FeriadoSeguinte, d.Domingo = false, false, false
@@ -133,6 +136,9 @@ func ComputeApuracao(d Dia) Apuracao {
 	}
 	if d.ForaDoLocal > 0 {
 		a.Alertas = append(a.Alertas, AlertaLocal)
+	}
+	if d.Afastamento != nil {
+		a = d.Afastamento.Aplicar(a, len(marcas))
 	}
 	return a
 }

@@ -70,6 +70,15 @@ func DSRsPor(e *Escala, inicio, fim time.Time, ausente func(time.Time) bool) []D
 	return out
 }
 
+// CustaDSR reports whether a day costs the week's paid rest (Lei 605/49
+// art. 6): an unexcused absence does, and so does a leave day whose kind
+// says so (PerdeDSR: a disciplinary suspension, CLT art. 474, and an
+// unpaid leave, whose weeks are not worked "integralmente"); other
+// leaves are justified absences (art. 6 §1) and keep it.
+func CustaDSR(ausencia bool, afastamento *Regra) bool {
+	return ausencia || (afastamento != nil && afastamento.PerdeDSR)
+}
+
 // Perdidos counts the lost rest days of ds.
 func Perdidos(ds []DSR) int {
 	n := 0

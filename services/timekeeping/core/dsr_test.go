@@ -69,3 +69,15 @@ func TestDSRRestDaysOfTheSchedule(t *testing.T) {
 		t.Fatalf("12x36: %+v", ds)
 	}
 }
+
+// Lei 605/49 art. 6: an unexcused absence or a suspension/unpaid leave
+// day costs the DSR; a vacation or sick day (art. 6 §1) does not.
+func TestCustaDSR(t *testing.T) {
+	ferias, _ := RegraAfastamento(AfastamentoFerias)
+	susp, _ := RegraAfastamento(AfastamentoSuspensao)
+	nr, _ := RegraAfastamento(AfastamentoNaoRemunerada)
+	if !CustaDSR(true, nil) || CustaDSR(false, nil) || CustaDSR(false, &ferias) || !CustaDSR(false, &susp) ||
+		!CustaDSR(false, &nr) {
+		t.Fatal("CustaDSR")
+	}
+}

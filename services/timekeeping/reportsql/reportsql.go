@@ -44,6 +44,7 @@ var Statements = []Statement{
 	{Name: "feriados", SQL: Feriados, Args: func(p Params) []any { return []any{p.EmpresaID, p.Inicio, p.Fim.AddDate(0, 0, 1)} }},
 	{Name: "faltas", SQL: Faltas, Args: Params.args},
 	{Name: "abonos", SQL: Abonos, Args: Params.args},
+	{Name: "afastamentos", SQL: Afastamentos, Args: Params.args},
 	{Name: "desconsideracoes", SQL: Desconsideracoes, Args: Params.args},
 	{Name: "incluidas", SQL: Incluidas, Args: Params.args},
 	{Name: "marcacoes", SQL: Marcacoes, Args: Params.args},
@@ -98,6 +99,13 @@ const Abonos = `SELECT a.funcionario_id, a.data, a.inicio::int, a.fim::int
 FROM abonos a
 WHERE a.empresa_id = $1 AND a.funcionario_id = ANY($2::bigint[]) AND a.data BETWEEN $3::date AND $4::date
 	AND NOT EXISTS (SELECT 1 FROM abonos_cancelados c WHERE c.abono_id = a.id)`
+
+// Afastamentos are the standing (not cancelled) leaves touching the
+// period: employee, id, kind, first and last day.
+const Afastamentos = `SELECT funcionario_id, id, tipo, inicio, fim
+FROM afastamentos
+WHERE empresa_id = $1 AND funcionario_id = ANY($2::bigint[]) AND inicio <= $4::date AND fim >= $3::date
+	AND cancelado_em IS NULL`
 
 // Feriados are the company's own holidays of the period: date, name.
 // Parameters: $1 company, $2..$3 the period and the day after it (a night

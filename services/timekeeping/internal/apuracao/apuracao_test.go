@@ -2,6 +2,7 @@ package apuracao
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -167,8 +168,9 @@ func TestEngineBankAndPayroll(t *testing.T) {
 		tipos[2] != "2026-10-23 pagamento" {
 		t.Errorf("movements %v", tipos)
 	}
-	want := Folha{Extras50: 60, Atrasos: 30, FaltasDias: 1, FaltasMinutos: 480, DSRPerdidos: 1, BancoPago: 60}
-	if got := a.Folha(c.Inicio, c.Fim); got != want {
+	want := Folha{Extras50: 60, Atrasos: 30, FaltasDias: 1, FaltasMinutos: 480, DSRPerdidos: 1, BancoPago: 60,
+		Afastamentos: map[string]int{}}
+	if got := a.Folha(c.Inicio, c.Fim); !reflect.DeepEqual(got, want) {
 		t.Errorf("payroll %+v, want %+v", got, want)
 	}
 }

@@ -69,6 +69,8 @@ type Dia struct {
 	DescansoMinutos          *int     `json:"descansoMinutos"`
 	Feriado                  *string  `json:"feriado"`
 	Alertas                  []string `json:"alertas"`
+	// Afastamento is the leave covering the day (nil: none).
+	Afastamento *Afastamento `json:"afastamento,omitempty"`
 
 	// The facts the rules start from. marcas are the effective times of
 	// the punches, in NSR order, as minutes after the local midnight of
@@ -87,6 +89,8 @@ type Dia struct {
 	// tells that the next date is a holiday.
 	ausencia        bool
 	feriadoSeguinte bool
+	// perdeDSR: the day costs the week's rest (core.CustaDSR).
+	perdeDSR bool
 	// antesDoUso: the date is before the company's first day on ponto
 	// (core.AntesDoUso), outside the bond as the rules see it.
 	antesDoUso bool
@@ -95,6 +99,17 @@ type Dia struct {
 	// back.
 	data time.Time
 }
+
+// Afastamento is a day's leave as the answers name it, with the day's
+// rule (core.Afastamento.RegraDia).
+type Afastamento struct {
+	ID    int64      `json:"id"`
+	Tipo  string     `json:"tipo"`
+	regra core.Regra `json:"-"`
+}
+
+// Regra is the leave's rule for the day.
+func (a *Afastamento) Regra() core.Regra { return a.regra }
 
 // Totais sums days: minutes, absences and pending adjustments.
 type Totais struct {
@@ -119,4 +134,6 @@ type Totais struct {
 	// DSRPerdidos counts the weekly rest days lost to unexcused absences
 	// (Lei 605/49 art. 6).
 	DSRPerdidos int `json:"dsrPerdidos"`
+	// DiasAfastamento counts the leave days (inside the bond) by kind.
+	DiasAfastamento map[string]int `json:"diasAfastamento,omitempty"`
 }

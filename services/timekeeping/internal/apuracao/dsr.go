@@ -26,7 +26,7 @@ func (p params) dsrOf(id int64, days []Dia, inicio, ate time.Time) []core.DSR {
 	admissao := p.admissoes[id]
 	var ausente []int32 // a few unix days
 	for i := range days {
-		if d := &days[i]; d.ausencia && d.Data >= admissao {
+		if d := &days[i]; (d.ausencia || d.perdeDSR) && d.Data >= admissao {
 			ausente = append(ausente, unixDia(d.date()))
 		}
 	}

@@ -40,6 +40,9 @@ type fatos struct {
 	// an absence (temFalta) and abonos (temAbono, the ranges in abonos).
 	dias   []uint8
 	abonos map[int64]*abonosDia
+	// afastamentos are each employee's standing leaves (by index in
+	// p.Funcionarios), a handful: the days they cover carry temAfastamento.
+	afastamentos map[int32][]afastamentoLido
 
 	// indice is each employee's position in p.Funcionarios; status and
 	// tipos the texts of marca.status and marca.tipo.
@@ -75,10 +78,17 @@ type abonosDia struct {
 	inicios, fins []int
 }
 
+// afastamentoLido is a standing leave and its id.
+type afastamentoLido struct {
+	id int64
+	core.Afastamento
+}
+
 // Day flags of fatos.dias.
 const (
 	temFalta uint8 = 1 << iota
 	temAbono
+	temAfastamento
 )
 
 // Statuses of a punch as the report shows them; the first entries of
@@ -118,9 +128,10 @@ func unixDia(t time.Time) int32 {
 
 func newFatos(p params) *fatos {
 	f := &fatos{p: p, base: unixDia(p.Inicio) - 1, abonos: map[int64]*abonosDia{}, ignoradas: map[int64]bool{},
-		indice: make(map[int64]int32, len(p.Funcionarios)),
-		status: []string{statusAutomatico, statusSolicitado, statusAprovado, statusReprovado, statusIncluida},
-		tipos:  []string{"", core.TipoEntrada, core.TipoAlmoco, core.TipoRetorno, core.TipoSaida}}
+		afastamentos: map[int32][]afastamentoLido{},
+		indice:       make(map[int64]int32, len(p.Funcionarios)),
+		status:       []string{statusAutomatico, statusSolicitado, statusAprovado, statusReprovado, statusIncluida},
+		tipos:        []string{"", core.TipoEntrada, core.TipoAlmoco, core.TipoRetorno, core.TipoSaida}}
 	f.n = max(int(unixDia(p.Fim)-f.base)+1, 1)
 	for i, id := range p.Funcionarios {
 		f.indice[id] = int32(i)
@@ -208,6 +219,32 @@ func (f *fatos) Abono(id int64, data time.Time, inicio, fim *int) {
 	} else {
 		a.inicios, a.fins = append(a.inicios, *inicio), append(a.fins, *fim)
 	}
+}
+
+// Afastamento is Registro's: every day of the period it covers is a
+// row (the timesheet shows the whole leave).
+func (f *fatos) Afastamento(funcionario, id int64, a core.Afastamento) {
+	e, ok := f.indice[funcionario]
+	if !ok {
+		return
+	}
+	f.afastamentos[e] = append(f.afastamentos[e], afastamentoLido{id: id, Afastamento: a})
+	for d := range f.n {
+		if a.Cobre(f.datas[d]) {
+			f.dias[int(e)*f.n+d] |= temAfastamento
+		}
+	}
+}
+
+// afastamento is the leave of employee i covering day d (of the
+// per-day tables), nil when none.
+func (f *fatos) afastamento(i, d int) *Afastamento {
+	for _, a := range f.afastamentos[int32(i)] {
+		if a.Cobre(f.datas[d]) {
+			return &Afastamento{ID: a.id, Tipo: a.Tipo, regra: a.RegraDia(f.datas[d])}
+		}
+	}
+	return nil
 }
 
 // Desconsiderada is Registro's.
@@ -352,6 +389,9 @@ func (f *fatos) rows(i int, detail bool) []Dia {
 		if flags&temAbono != 0 {
 			a := f.abonos[int64(i*f.n+d)]
 			dia.abonoDia, dia.abonoInicios, dia.abonoFins = a.diaInteiro, a.inicios, a.fins
+		}
+		if flags&temAfastamento != 0 {
+			dia.Afastamento = f.afastamento(i, d)
 		}
 		if len(run) == 0 {
 			continue

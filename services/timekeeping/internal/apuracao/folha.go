@@ -23,6 +23,9 @@ type Folha struct {
 	BancoPago, BancoDescontado int
 	// IntervaloSuprimido is art. 71 §4's, Interjornada art. 66's.
 	IntervaloSuprimido, Interjornada int
+	// Afastamentos are the leave days by kind (calendar days, inside the
+	// bond), as the timesheet's days carry them.
+	Afastamentos map[string]int
 }
 
 // Folha sums a's days (and its bank's movements from inicio to fim) as
@@ -31,7 +34,11 @@ func (a *Apurado) Folha(inicio, fim time.Time) Folha {
 	t := a.Totais
 	out := Folha{Extras50: t.MinutosExtras50, Extras100: t.MinutosExtras100, Noturnos: t.MinutosNoturnos,
 		NoturnosReduzidos: t.MinutosNoturnosReduzidos, Atrasos: t.MinutosAtraso, FaltasDias: t.Faltas,
-		DSRPerdidos: t.DSRPerdidos, IntervaloSuprimido: t.MinutosIntervaloSuprimido, Interjornada: t.MinutosInterjornada}
+		DSRPerdidos: t.DSRPerdidos, IntervaloSuprimido: t.MinutosIntervaloSuprimido, Interjornada: t.MinutosInterjornada,
+		Afastamentos: map[string]int{}}
+	for k, v := range t.DiasAfastamento {
+		out.Afastamentos[k] = v
+	}
 	for i := range a.Dias {
 		if d := &a.Dias[i]; d.Falta && d.SaldoMinutos < 0 {
 			out.FaltasMinutos -= d.SaldoMinutos

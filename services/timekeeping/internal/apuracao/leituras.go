@@ -51,6 +51,9 @@ type Registro interface {
 	Desconsiderada(marcacao int64)
 	// Marcacao is a REP punch (NSR set) or one the company included.
 	Marcacao(funcionario int64, m MarcacaoLida)
+	// Afastamento is a standing (not cancelled) leave, id, touching the
+	// period.
+	Afastamento(funcionario, id int64, a core.Afastamento)
 }
 
 // MarcacaoLida is a punch as read. Tipo and Status are bytes, so that the

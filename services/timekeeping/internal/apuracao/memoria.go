@@ -20,6 +20,7 @@ type Memoria struct {
 	// Desconsideradas are the ids of the punches disregarded.
 	Desconsideradas []int64
 	Marcacoes       []MarcacaoDe
+	Afastamentos    []AfastamentoLido
 	PoliticaBanco   Politica
 	// MovimentosBanco are the manual movements by employee.
 	MovimentosBanco map[int64][]core.MovimentoBanco
@@ -38,6 +39,12 @@ type AbonoLido struct {
 	Funcionario int64
 	Data        time.Time
 	Inicio, Fim *int
+}
+
+// AfastamentoLido is a standing leave of Memoria.
+type AfastamentoLido struct {
+	Funcionario, ID int64
+	core.Afastamento
 }
 
 // MarcacaoDe is a punch of employee Funcionario in Memoria.
@@ -67,6 +74,9 @@ func (m *Memoria) Fatos(_ context.Context, _ Periodo, r Registro) error {
 	}
 	for _, x := range m.Marcacoes {
 		r.Marcacao(x.Funcionario, x.MarcacaoLida)
+	}
+	for _, a := range m.Afastamentos {
+		r.Afastamento(a.Funcionario, a.ID, a.Afastamento)
 	}
 	return nil
 }

@@ -14,10 +14,15 @@ func computeDays(days []Dia, p params) {
 		data := d.date()
 		escala := p.escalas[d.FuncionarioID]
 		d.ForaDoVinculo = d.antesDoUso || p.foraDoVinculo(d.FuncionarioID, d.Data)
+		var regra *core.Regra
+		if d.Afastamento != nil && !d.ForaDoVinculo {
+			regra = &d.Afastamento.regra
+		}
 		a := core.ComputeApuracao(core.Dia{Marcas: d.marcas, Turno: escala.Turno(data),
 			Descanso: d.DescansoMinutos, Domingo: data.Weekday() == time.Sunday, Feriado: d.Feriado != nil,
 			FeriadoSeguinte: d.feriadoSeguinte, Ciclo12x36: escala != nil && escala.Ciclo != nil,
-			ForaDoVinculo: d.ForaDoVinculo, ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.FaltaMarcada})
+			ForaDoVinculo: d.ForaDoVinculo, ForaDoLocal: d.fora, Tratamento: d.tratamento(), Falta: d.FaltaMarcada,
+			Afastamento: regra})
 		d.MinutosTrabalhados, d.Incompleto = a.Trabalhados, a.Incompleto
 		d.MinutosPrevistos, d.MinutosExtras, d.MinutosAtraso, d.SaldoMinutos = a.Previstos, a.Extras, a.Atraso, a.Saldo
 		d.MinutosAbonados = a.Abonados
@@ -25,6 +30,7 @@ func computeDays(days []Dia, p params) {
 		d.MinutosNoturnos, d.MinutosNoturnosReduzidos = a.Noturnos, a.NoturnosReduzidos
 		d.ToleranciaAplicada, d.Alertas = a.Tolerancia, a.Alertas
 		d.ausencia, d.Falta = a.Ausencia, a.Ausencia
+		d.perdeDSR = !d.ForaDoVinculo && core.CustaDSR(a.Ausencia, regra)
 		d.MinutosIntervaloSuprimido, d.MinutosInterjornada = a.IntervaloSuprimido, a.Interjornada
 	}
 }
@@ -76,6 +82,12 @@ func (t *Totais) add(d *Dia) {
 	t.Alertas += len(d.Alertas)
 	t.MinutosIntervaloSuprimido += d.MinutosIntervaloSuprimido
 	t.MinutosInterjornada += d.MinutosInterjornada
+	if d.Afastamento != nil && !d.ForaDoVinculo {
+		if t.DiasAfastamento == nil {
+			t.DiasAfastamento = map[string]int{}
+		}
+		t.DiasAfastamento[d.Afastamento.Tipo]++
+	}
 }
 
 // Mais adds totals o to t.
@@ -96,6 +108,12 @@ func (t *Totais) Mais(o Totais) {
 	t.MinutosIntervaloSuprimido += o.MinutosIntervaloSuprimido
 	t.MinutosInterjornada += o.MinutosInterjornada
 	t.DSRPerdidos += o.DSRPerdidos
+	for k, v := range o.DiasAfastamento {
+		if t.DiasAfastamento == nil {
+			t.DiasAfastamento = map[string]int{}
+		}
+		t.DiasAfastamento[k] += v
+	}
 }
 
 // Sum is the totals of days.

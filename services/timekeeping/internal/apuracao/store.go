@@ -52,6 +52,7 @@ func (s *Store) Fatos(ctx context.Context, p Periodo, r Registro) error {
 var readers = map[string]func(pgx.Rows, Registro) error{
 	"feriados": readFeriados, "faltas": readFaltas, "abonos": readAbonos,
 	"desconsideracoes": readDesconsideracoes, "incluidas": readIncluidas, "marcacoes": readMarcacoes,
+	"afastamentos": readAfastamentos,
 }
 
 // readBatch sends the statements and reads their answers in order.
@@ -132,6 +133,18 @@ func readDesconsideracoes(rows pgx.Rows, r Registro) error {
 			return err
 		}
 		r.Desconsiderada(id)
+	}
+	return nil
+}
+
+func readAfastamentos(rows pgx.Rows, r Registro) error {
+	for rows.Next() {
+		var funcionario, id int64
+		var a core.Afastamento
+		if err := rows.Scan(&funcionario, &id, &a.Tipo, &a.Inicio, &a.Fim); err != nil {
+			return err
+		}
+		r.Afastamento(funcionario, id, a)
 	}
 	return nil
 }

@@ -72,6 +72,7 @@ func (r *Apuracao) Periodo(ctx context.Context, empresaID int64, filtro Filtro, 
 		o.DSRPerdidos = f.DSRPerdidos
 		o.BancoPago, o.BancoDescontado = f.BancoPago, f.BancoDescontado
 		o.IntervaloSuprimido, o.Interjornada = f.IntervaloSuprimido, f.Interjornada
+		o.Afastamentos = f.Afastamentos
 	}
 	return out, nil
 }
