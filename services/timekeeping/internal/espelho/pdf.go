@@ -108,6 +108,9 @@ func ocorrencias(d Dia) string {
 	case d.ForaDoVinculo:
 		s = append(s, "fora do vínculo (antes da admissão ou após a demissão)")
 	}
+	if a := d.Afastamento; a != nil && !d.ForaDoVinculo {
+		s = append(s, "afastamento: "+nomeAfastamento(a.Tipo)+" ("+a.Regra().Artigo+")")
+	}
 	if d.Falta {
 		s = append(s, "falta")
 	}
@@ -140,8 +143,28 @@ func alerta(a string, d Dia) string {
 		return "mais de 2 horas extras no dia (art. 59)"
 	case core.AlertaLocal:
 		return "marcação fora do local de trabalho"
+	case core.AlertaAfastamento:
+		return "marcação durante afastamento: a tratar"
 	}
 	return a
+}
+
+// nomesAfastamento are the leave kinds as the timesheet names them.
+var nomesAfastamento = map[string]string{
+	core.AfastamentoFerias: "férias", core.AfastamentoDoenca: "doença", core.AfastamentoAcidente: "acidente de trabalho",
+	core.AfastamentoMaternidade: "licença-maternidade", core.AfastamentoPaternidade: "licença-paternidade",
+	core.AfastamentoCasamento: "casamento", core.AfastamentoFalecimento: "falecimento",
+	core.AfastamentoDoacaoSangue: "doação de sangue", core.AfastamentoServicoMilitar: "serviço militar",
+	core.AfastamentoSuspensao: "suspensão disciplinar", core.AfastamentoNaoRemunerada: "licença não remunerada",
+	core.AfastamentoOutro: "outro",
+}
+
+// nomeAfastamento is leave kind tipo's name (tipo itself when unknown).
+func nomeAfastamento(tipo string) string {
+	if n, ok := nomesAfastamento[tipo]; ok {
+		return n
+	}
+	return tipo
 }
 
 // dataBR writes a YYYY-MM-DD date as dd/mm/aaaa (anything else as is).

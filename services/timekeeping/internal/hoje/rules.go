@@ -105,7 +105,8 @@ func Situacao(m Membro, hoje, now time.Time, dia *apuracao.Dia) Pessoa {
 	turno := m.Escala.Turno(hoje)
 	a := core.Agora{Turno: turno, Minuto: minutoDe(hoje, now, m.Zona)}
 	if dia != nil {
-		a.Marcas, a.Feriado, a.Afastado, a.Falta = dia.Contadas(), dia.Feriado != nil, dia.AbonoDiaInteiro(), dia.Falta
+		a.Marcas, a.Feriado, a.Falta = dia.Contadas(), dia.Feriado != nil, dia.Falta
+		a.Afastado = dia.AbonoDiaInteiro() || dia.Afastamento != nil
 	}
 	p := Pessoa{ID: m.ID, Nome: m.Nome, Departamento: m.Departamento, Situacao: core.SituacaoDe(a),
 		Marcacoes: make([]string, len(a.Marcas))}

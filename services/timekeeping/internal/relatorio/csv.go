@@ -10,16 +10,18 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ponto/ponto/services/timekeeping/core"
 	"github.com/ponto/ponto/services/timekeeping/internal/apuracao"
 )
 
 // csvHeader names the columns. Minutes are integers; falta is sim/não on a
 // day and the number of absences on a total row; alertas lists a day's
-// alert codes and counts them on a total row.
+// alert codes and counts them on a total row; afastamento is a day's leave
+// kind, and on a total row the leave days by kind ("ferias=10 | doenca=3").
 var csvHeader = []string{"funcionarioId", "nome", "cpf", "data", "marcacoes", "minutosTrabalhados",
 	"minutosPrevistos", "minutosExtras", "minutosAtraso", "saldoMinutos", "falta", "ajustesPendentes", "incompleto",
 	"minutosExtras50", "minutosExtras100", "minutosNoturnos", "minutosNoturnosReduzidos", "feriado", "alertas",
-	"minutosIntervaloSuprimido", "minutosInterjornada", "faltaMarcada"}
+	"minutosIntervaloSuprimido", "minutosInterjornada", "faltaMarcada", "afastamento"}
 
 // utf8BOM makes spreadsheet programs read the accents right.
 const utf8BOM = "\uFEFF"
@@ -105,7 +107,7 @@ func (cw *csvWriter) employee(f Funcionario, days []apuracao.Dia, t apuracao.Tot
 		}
 		cw.out = appendCell(append(cw.out, ';'), cw.text)
 		cw.ints(d.MinutosIntervaloSuprimido, d.MinutosInterjornada)
-		cw.cells(false, yesNo(d.FaltaMarcada))
+		cw.cells(false, yesNo(d.FaltaMarcada), afastamentoTipo(d.Afastamento))
 		cw.end()
 	}
 	cw.total(id, nome, cpf, "TOTAL", t)
@@ -120,8 +122,27 @@ func (cw *csvWriter) total(id, nome, cpf, data string, t apuracao.Totais) {
 	cw.ints(t.MinutosExtras50, t.MinutosExtras100, t.MinutosNoturnos, t.MinutosNoturnosReduzidos)
 	cw.cells(false, "")
 	cw.ints(t.Alertas, t.MinutosIntervaloSuprimido, t.MinutosInterjornada)
-	cw.cells(false, "")
+	cw.cells(false, "", diasAfastamento(t.DiasAfastamento))
 	cw.end()
+}
+
+// afastamentoTipo is a day's leave kind, empty without one.
+func afastamentoTipo(a *apuracao.Afastamento) string {
+	if a == nil {
+		return ""
+	}
+	return a.Tipo
+}
+
+// diasAfastamento spells leave days by kind, in the kinds' order.
+func diasAfastamento(dias map[string]int) string {
+	var s []string
+	for _, tipo := range core.TiposAfastamento {
+		if n := dias[tipo]; n > 0 {
+			s = append(s, tipo+"="+strconv.Itoa(n))
+		}
+	}
+	return strings.Join(s, " | ")
 }
 
 // department writes the department's row, the last.
