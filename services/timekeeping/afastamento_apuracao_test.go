@@ -91,7 +91,7 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 	}
 	e.punch(ana, local(2024, 6, 12, 8, 0)) // on vacation: kept, flagged
 	e.punch(ana, local(2024, 6, 12, 12, 0))
-	e.clock.Set(local(2024, 7, 10, 10, 0))
+	e.clock.Set(local(2024, 7, 9, 10, 0)) // Bruno's last day on leave
 	ids := map[int64]int64{}
 	for _, l := range leaves {
 		r := e.pub("POST", path("/registropontos/funcionario/%d/afastamentos", l.w.id), c.token,
@@ -158,7 +158,7 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 	r := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-06&formato=pdf", carla.id), c.token, nil)
 	want(t, r, 200)
 	wantText(t, pdfText(t, r), "afastamento: suspensão disciplinar (CLT art. 474")
-	// Bruno's leave goes on into July: 9 days.
+	// Bruno's leave goes on into July: 9 days up to today.
 	var julho struct {
 		Totais leaveTotals `json:"totais"`
 	}
@@ -264,8 +264,13 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 		check("export", w, f)
 	}
 
-	// The company sees the vacation's punches among the days to treat.
+	// The company sees the vacation's punches among the days to treat, and
+	// Bruno away today.
 	var hoje struct {
+		Funcionarios []struct {
+			ID       int64  `json:"id"`
+			Situacao string `json:"situacao"`
+		} `json:"funcionarios"`
 		Pendencias struct {
 			Alertas []struct {
 				FuncionarioID int64    `json:"funcionarioId"`
@@ -285,5 +290,13 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("the vacation's punches are not among the days to treat: %s", r.body)
+	}
+	if len(hoje.Funcionarios) != 3 {
+		t.Fatalf("today lists %d employees", len(hoje.Funcionarios))
+	}
+	for _, f := range hoje.Funcionarios {
+		if (f.Situacao == string(core.SituacaoAfastado)) != (f.ID == bruno.id) {
+			t.Fatalf("today: %+v", hoje.Funcionarios)
+		}
 	}
 }
