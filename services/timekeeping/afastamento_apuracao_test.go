@@ -99,6 +99,7 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 		want(t, r, 201)
 		ids[l.w.id] = id(r.obj(t))
 	}
+	want(t, e.pub("PUT", "/registropontos/banco-horas/politica", c.token, map[string]any{"inicio": "2024-06-01"}), 200)
 	wantFig := map[int64]leaveFigures{
 		ana.id:   {5760, 0, 0, map[string]int{"ferias": 10}},
 		bruno.id: {2400, 0, 0, map[string]int{"doenca": 21}},
@@ -138,8 +139,9 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 	// The timesheet.
 	for _, w := range workers {
 		var esp struct {
-			Totais leaveTotals `json:"totais"`
-			Dias   []leaveDay  `json:"dias"`
+			Totais     leaveTotals `json:"totais"`
+			Dias       []leaveDay  `json:"dias"`
+			BancoHoras bancoSaldo  `json:"bancoHoras"`
 		}
 		r := e.pub("GET", path("/registropontos/funcionario/%d/espelho?mes=2024-06", w.id), c.token, nil)
 		want(t, r, 200)
@@ -147,6 +149,11 @@ func TestAfastamentosNaApuracao(t *testing.T) {
 		tt := esp.Totais
 		check("timesheet", w, leaveFigures{tt.MinutosPrevistos, tt.Faltas, tt.DSRPerdidos, tt.DiasAfastamento})
 		check("timesheet days", w, leaveFigures{tt.MinutosPrevistos, tt.Faltas, tt.DSRPerdidos, countDays("timesheet", w, esp.Dias)})
+		// Worked days are exact and leave days bank nothing: Ana's 240
+		// minutes on vacation are neither a credit nor a debit.
+		if b := esp.BancoHoras; !b.Ativo || b.SaldoMinutos != 0 || len(b.Movimentos) != 0 {
+			t.Fatalf("employee %d: hour bank %+v", w.id, b)
+		}
 		if w.id == ana.id {
 			for _, d := range esp.Dias {
 				if flagged := len(d.Alertas) == 1 && d.Alertas[0] == core.AlertaAfastamento; flagged != (d.Data == "2024-06-12") {
