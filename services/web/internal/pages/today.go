@@ -83,10 +83,11 @@ var situacoes = []option{
 
 // alertLabels name the API's alerts.
 var alertLabels = map[string]string{
-	"intervalo_insuficiente": "intervalo menor que o mínimo (art. 71)",
-	"descanso_insuficiente":  "descanso entre jornadas menor que 11 h (art. 66)",
-	"extras_acima_do_limite": "mais de 2 h extras (art. 59)",
-	"fora_do_local":          "marcação fora do local de trabalho",
+	"intervalo_insuficiente":  "intervalo menor que o mínimo (art. 71)",
+	"descanso_insuficiente":   "descanso entre jornadas menor que 11 h (art. 66)",
+	"extras_acima_do_limite":  "mais de 2 h extras (art. 59)",
+	"fora_do_local":           "marcação fora do local de trabalho",
+	"marcacao_em_afastamento": "marcação durante afastamento (tratar)",
 }
 
 // todayView is the Today page.
