@@ -28,6 +28,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
+	"github.com/ponto/ponto/services/timekeeping/internal/dispositivo"
 	"github.com/ponto/ponto/services/timekeeping/internal/espelho"
 	"github.com/ponto/ponto/services/timekeeping/internal/eventos"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
@@ -134,6 +135,11 @@ type dependencies struct {
 //	GET|PUT /registropontos/lembretes                        company    lembrete
 //	GET|PUT /registropontos/lembretes/me                     employee   lembrete
 //	GET|PUT /registropontos/inicio-uso                       company    iniciouso
+//	POST /registropontos/dispositivos                        employee   dispositivo
+//	GET  /registropontos/dispositivos                        both (employee: his own) dispositivo
+//	DEL  /registropontos/dispositivos/{dispositivoId}        both (employee: his own) dispositivo
+//	GET|PUT /registropontos/offline/limite                   company    dispositivo
+//	POST /registropontos/offline                             employee   registro
 //
 // Internal listener (service to service):
 //
@@ -159,7 +165,10 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	srv.Metrics.MustRegister(verificacoes.Collectors()...)
 	verificacao.NewHandlers(verificacoes, d.companies, d.verificacaoLimits...).Public(srv.Public)
 	public := srv.Public.Group("", verifier.Middleware())
-	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).Public(public)
+	devices := dispositivo.NewStore(d.db)
+	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).
+		WithDevices(dispositivo.NewVerifier(devices)).Public(public)
+	(&dispositivo.Handlers{Store: devices, Clock: d.clock}).Public(public)
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
 	faltas, tratamentos, abonos := falta.NewStore(d.db), tratamento.NewStore(d.db), abono.NewStore(d.db)
 	(&falta.Handlers{Store: faltas, Workdays: workdays, Clock: d.clock}).Public(public)
