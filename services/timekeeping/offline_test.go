@@ -122,6 +122,11 @@ func TestOfflineBatchRecordedInPunchOrderWithFlag(t *testing.T) {
 	}
 	r = e.pub("GET", "/registropontos/cadeia", c.token, nil)
 	want(t, r, 200)
+	// The receipt: the device's time, the server's recording, off-line.
+	r = e.pub("GET", path("/registropontos/%d/comprovante", id(res[0]["registro"].(map[string]any))), w.token, nil)
+	want(t, r, 200)
+	wantText(t, pdfText(t, r), "Horário: 08:02 (UTC-03:00)", "Gravada em: 04/03/2024 18:30 (UTC-03:00)",
+		"navegador (browser) (marcação off-line)")
 }
 
 // A late punch that falls before punches already recorded takes the tipo
