@@ -38,6 +38,8 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g := app.Group("/ponto", requireRole(session.RoleFuncionario, "/funcionario/entrar"))
 	g.Get("/", p.clockPage)
 	g.Post("/registrar", p.punch)
+	g.Post("/dispositivos", p.registerDevice)
+	g.Post("/offline", p.sendOffline)
 	g.Get("/comprovante/:id<int>", p.receiptPDF)
 	g.Get("/registros", p.myRecords)
 	g.Get("/ajuste/:id<int>", p.adjustForm)
