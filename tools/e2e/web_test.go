@@ -283,7 +283,7 @@ func TestWebOfflinePunches(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "offline: ok") {
 		t.Fatalf("the browser's off-line punches failed: %v\n--- stack ---\n%s", err, e.tail(40))
 	}
-	arq := e.afdOf(t, c, 0) // verifies the chain
+	arq := e.afdOf(t, c, 0)  // verifies the chain
 	punches := arq.Marcacoes // the company's only employee's
 	if len(punches) != 3 {
 		t.Fatalf("%d type-7 records of the employee, want 3: %+v", len(punches), arq.Marcacoes)
