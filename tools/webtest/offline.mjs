@@ -102,11 +102,15 @@ async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const { browser, stop } = await startChromium();
   try {
-    const ctx = await browser.newContext({ viewport: { width: 360, height: 800 }, locale: "pt-BR",
-      geolocation: { latitude: -23.55052, longitude: -46.633309 }, permissions: ["geolocation"] });
+    // The profile's own context: a new one would be incognito, where
+    // Chromium never offers to install an app.
+    const ctx = browser.contexts()[0];
+    await ctx.grantPermissions(["geolocation"], { origin: base });
+    await ctx.setGeolocation({ latitude: -23.55052, longitude: -46.633309 });
     const url = new URL(base);
     await ctx.addCookies([{ name: "ponto", value: cookie, domain: url.hostname, path: "/", httpOnly: true, sameSite: "Strict" }]);
     const page = await ctx.newPage();
+    await page.setViewportSize({ width: 360, height: 800 });
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
 
