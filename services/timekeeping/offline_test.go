@@ -158,6 +158,11 @@ func TestOfflineLatePunchBeforeRecordedOnes(t *testing.T) {
 	if fmt.Sprint(tipos) != "[entrada almoço]" {
 		t.Errorf("recorded punches now %v", tipos)
 	}
+	// The next on-line punch, at 13:00, is the day's fourth in punch-time
+	// order (08:00, 10:00, 12:00, 13:00): saída.
+	if next := e.punch(w, local(2024, 3, 4, 13, 0)); next["tipo"] != "saída" {
+		t.Errorf("the on-line punch after the late one: %v", next["tipo"])
+	}
 }
 
 // What cannot be a punch is refused, nothing stored: a bad signature, a

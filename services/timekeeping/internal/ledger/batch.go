@@ -345,7 +345,7 @@ func (pl *plan) add(i int, now time.Time, st state, day map[dayKey][]*Row) error
 	if err != nil {
 		return err
 	}
-	if p.Offline != nil {
+	if p.Offline != nil || anyOffline(before) {
 		b.Tipo = core.TipoNaOrdem(punchTimes(before), horario) // its place in punch-time order
 	}
 	h.moved, st.reps[rk] = true, e
@@ -366,6 +366,18 @@ func (pl *plan) add(i int, now time.Time, st state, day map[dayKey][]*Row) error
 	pl.punches = append(pl.punches, ins)
 	day[dk] = append(before[:len(before):len(before)], r)
 	return nil
+}
+
+// anyOffline reports whether a late punch joined the workday: then the
+// labels may not alternate in NSR order, and a punch's tipo is its place
+// in punch-time order.
+func anyOffline(rows []*Row) bool {
+	for _, r := range rows {
+		if r.Gravacao != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func punchTimes(rows []*Row) []time.Time {
