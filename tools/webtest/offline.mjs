@@ -113,6 +113,7 @@ async function main() {
     await page.setViewportSize({ width: 360, height: 800 });
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => log("console", m.type(), m.text()));
 
     // 1. Installable: the manifest, its icons, an active service worker.
     let resp = await page.goto(base + "/ponto");

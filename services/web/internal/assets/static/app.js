@@ -210,6 +210,11 @@
         return navigator.onLine ? PontoFila.garantirChave(funcionario, csrf).catch(function () {}) : null;
       }).then(drenar).then(function () { fila.setAttribute("data-pronta", "true"); });
       window.addEventListener("online", drenar);
+      // And again while punches wait: an "online" event may come before the
+      // network answers, or the server may be down.
+      setInterval(function () {
+        if (navigator.onLine && filaLista.querySelector("[data-estado='" + PontoFila.AGUARDANDO + "']")) { drenar(); }
+      }, 5000);
     }
 
     form.addEventListener("submit", function (ev) {
