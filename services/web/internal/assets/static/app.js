@@ -139,13 +139,6 @@
           });
         }, function () {
           estado.textContent = "";
-          if (typeof offline !== "undefined" && offline) {
-            // Kept under the same key: if the punch did reach the server,
-            // sending it again is answered as a repetition, never twice.
-            var key = form.elements.chave.value;
-            form.elements.chave.value = PontoFila.aleatorio();
-            return semConexao(key);
-          }
           showFailure("Falha de rede: não sabemos se o ponto foi registrado. Tente novamente — a mesma marcação não será duplicada.", true);
         });
       }).finally(function () {
