@@ -180,6 +180,12 @@ async function main() {
     const refused = await page.locator("#fila-lista li.recusada").textContent();
     check(/assinatura/.test(refused) && /Procure o RH/.test(refused), "the tampered punch is refused, with advice: " + refused);
     await axe(page, "ponto-fila-enviada");
+
+    // The profile lists the device, to be revoked if the phone is lost.
+    resp = await page.goto(base + "/ponto/perfil");
+    check(resp.ok(), "GET /ponto/perfil answered " + resp.status());
+    check(await page.locator("section[aria-labelledby=aparelhos-titulo] li").count() === 1, "the profile lists this device");
+    await axe(page, "ponto-perfil-aparelhos");
     check(errors.length === 0, "page errors: " + errors.join(" | "));
     log("ok");
   } finally {

@@ -171,3 +171,12 @@ func (p *Pages) sendOffline(c *fiber.Ctx) error {
 	}
 	return c.JSON(out)
 }
+
+// revokeDevice is POST /ponto/dispositivos/{id}/revogar: the employee
+// revokes one of his device keys (a lost phone).
+func (p *Pages) revokeDevice(c *fiber.Ctx) error {
+	if err := p.call(c, api.Call{Method: http.MethodDelete, Path: "/registropontos/dispositivos/" + c.Params("id")}, nil); err != nil {
+		return p.fail(c, err)
+	}
+	return c.Redirect("/ponto/perfil?ok=dispositivo", http.StatusSeeOther)
+}
