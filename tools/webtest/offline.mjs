@@ -152,7 +152,10 @@ async function main() {
     check(await page.locator("#botao-bater").isVisible(), "the punch button is there off-line");
     log("three punches queued off-line; the page and the queue survive a reload");
 
-    // 3. A fourth punch, tampered with: its time moved by a minute.
+    // 3. A fourth punch, tampered with: its time moved by a minute. (The
+    // emulated network reaches a reloaded page's navigator.onLine a moment
+    // after its load.)
+    await page.waitForFunction(() => !navigator.onLine);
     await page.click("#botao-bater");
     await waitQueue(page, Array(4).fill("aguardando conexão"), "the fourth punch");
     await page.evaluate(() => new Promise((ok, fail) => {
