@@ -31,6 +31,7 @@ import (
 	"github.com/ponto/ponto/services/timekeeping/internal/clients/employee"
 	"github.com/ponto/ponto/services/timekeeping/internal/comprovante"
 	"github.com/ponto/ponto/services/timekeeping/internal/disponibilidade"
+	"github.com/ponto/ponto/services/timekeeping/internal/dispositivo"
 	"github.com/ponto/ponto/services/timekeeping/internal/espelho"
 	"github.com/ponto/ponto/services/timekeeping/internal/eventos"
 	"github.com/ponto/ponto/services/timekeeping/internal/falta"
@@ -161,6 +162,11 @@ type dependencies struct {
 //	POST /registropontos/afastamentos/{afastamentoId}/cancelar company  afastamento
 //	POST /registropontos/afastamentos/{afastamentoId}/documento company afastamento
 //	GET  /registropontos/afastamentos/{afastamentoId}/documento both (employee: his own) afastamento
+//	POST /registropontos/dispositivos                        employee   dispositivo
+//	GET  /registropontos/dispositivos                        both (employee: his own) dispositivo
+//	DEL  /registropontos/dispositivos/{dispositivoId}        both (employee: his own) dispositivo
+//	GET|PUT /registropontos/offline/limite                   company    dispositivo
+//	POST /registropontos/offline                             employee   registro
 //
 // Internal listener (service to service):
 //
@@ -192,7 +198,10 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	quiosques.Kiosk(srv.Public)
 	public := srv.Public.Group("", verifier.Middleware())
 	quiosques.Public(public)
-	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).Public(public)
+	devices := dispositivo.NewStore(d.db)
+	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).
+		WithDevices(dispositivo.NewVerifier(devices)).Public(public)
+	(&dispositivo.Handlers{Store: devices, Clock: d.clock}).Public(public)
 	ajuste.NewHandlers(ajuste.NewStore(d.db), registros, d.clock, workdays).Public(public)
 	faltas, tratamentos, abonos := falta.NewStore(d.db), tratamento.NewStore(d.db), abono.NewStore(d.db)
 	(&falta.Handlers{Store: faltas, Workdays: workdays, Clock: d.clock}).Public(public)

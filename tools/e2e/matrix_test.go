@@ -80,6 +80,9 @@ type matrix struct {
 	// afastamentoID is a leave of E1 with a document, to change and to
 	// attach another to; afastamentoCancelarID one to cancel.
 	afastamentoID, afastamentoCancelarID int64
+	// dispositivos are two device keys of E1: the first to revoke, the
+	// second to sign off-line punches with.
+	dispositivos [2]offlineDevice
 }
 
 func (m *matrix) token(c caller) string {
@@ -313,6 +316,24 @@ func rows() []row {
 			return map[string]any{"nome": "Filial " + randomHex(3), "latitude": -22.9068, "longitude": -43.1729, "raioMetros": 200}
 		}), onlyCompanyList},
 		{"GET", "/registropontos/locais-trabalho", get(fixed("/registropontos/locais-trabalho")), onlyCompanyList},
+		// Off-line punches: each employee registers his own device keys and
+		// signs with them; a company lists and revokes its employees'.
+		{"POST", "/registropontos/dispositivos", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodPost, Path: "/registropontos/dispositivos", Token: m.token(c), Body: newDeviceBody(t)}
+		}, want{unath, unath, http.StatusCreated, http.StatusCreated, forb, forb, forb}},
+		{"GET", "/registropontos/dispositivos", get(fixed("/registropontos/dispositivos")), want{unath, unath, ok, ok, ok, ok, forb}},
+		{"DELETE", "/registropontos/dispositivos/{dispositivoId}", func(t testing.TB, m *matrix, c caller) request {
+			return request{Method: http.MethodDelete, Path: "/registropontos/dispositivos/" + itoa(m.dispositivos[0].id), Token: m.token(c)}
+		}, want{unath, unath, http.StatusNoContent, nf, http.StatusNoContent, nf, forb}},
+		{"POST", "/registropontos/offline", func(t testing.TB, m *matrix, c caller) request {
+			d := m.dispositivos[1]
+			return request{Method: http.MethodPost, Path: "/registropontos/offline", Token: m.token(c),
+				Body: d.batch(t, d.sign(t, time.Now().Add(-time.Minute)))}
+		}, want{unath, unath, ok, forb, forb, forb, forb}},
+		{"GET", "/registropontos/offline/limite", get(fixed("/registropontos/offline/limite")), onlyCompanyList},
+		{"PUT", "/registropontos/offline/limite", put(fixed("/registropontos/offline/limite"), func(*matrix) any {
+			return map[string]any{"dias": 7}
+		}), onlyCompanyList},
 		{"DELETE", "/registropontos/locais-trabalho/{localId}", func(t testing.TB, m *matrix, c caller) request {
 			return request{Method: http.MethodDelete, Path: "/registropontos/locais-trabalho/" + itoa(m.localID), Token: m.token(c)}
 		}, want{unath, unath, forb, forb, http.StatusNoContent, nf, forb}},
@@ -588,6 +609,9 @@ func newMatrix(t *testing.T, e *env) *matrix {
 	m.adminTok = e.adminToken(t)
 	m.quiosqueID = e.api.do(t, request{Method: http.MethodPost, Path: "/registropontos/quiosques", Token: m.a.Token,
 		Body: map[string]string{"nome": "Portaria", "dispositivo": "navegador"}}).expect(t, http.StatusCreated).object(t).int("id")
+	for i := range m.dispositivos {
+		m.dispositivos[i] = e.registerDevice(t, m.e1)
+	}
 	m.estabelecimentoID = e.api.do(t, request{Method: http.MethodPost, Path: "/empresas/me/estabelecimentos", Token: m.a.Token,
 		Body: map[string]string{"tipo": "cno", "numero": randomCNO(), "nome": "Obra", "endereco": "Rua da Obra, 2"}}).
 		expect(t, http.StatusCreated).object(t).int("id")

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ponto/ponto/services/timekeeping/core"
 )
 
 // TestWebWorkday walks a workday through the web client in a real browser:
@@ -242,5 +244,55 @@ func TestWebCookieCopiedBeforeSairIsRefused(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/empresa/entrar") {
 		t.Fatalf("GET /empresa/funcionarios with the copied cookie = %d to %q; want 303 to the login",
 			resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
+
+// TestWebOfflinePunches: the installable app punching off-line in Chromium
+// (tools/webtest/offline.mjs): install criteria, three punches kept while
+// off-line and across a reload, a tampered one refused, the queue drained
+// when the connection returns. Then the AFD, read with the project's
+// parser, has the three in punch order with field 7 = 1, and its chain
+// verifies.
+func TestWebOfflinePunches(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: run deploy/local/ensure-webtest.sh (make test does)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed: run deploy/local/ensure-webtest.sh (make test does)")
+	}
+	dir := filepath.Join(repoRoot(), "tools", "webtest")
+	e := sharedEnv(t)
+	c := e.registerCompany(t, "Padaria Off-line")
+	e.setUp(t, c)
+	f := e.hire(t, c, "Rita Campo")
+	cookie := sealSession(t, webSession{CSRF: "csrf-offline", Role: "funcionario", Token: f.Token, Refresh: f.Refresh,
+		EmpresaID: c.ID, FuncionarioID: f.ID, Nome: "Rita Campo", TZ: "America/Sao_Paulo", Expires: time.Now().Add(time.Hour).Unix()})
+	shots := filepath.Join(repoRoot(), ".data", "web")
+	if err := os.MkdirAll(shots, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "offline.mjs"))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PONTO_URL="+e.stack.GatewayURL(), "PONTO_COOKIE="+cookie,
+		"PONTO_CHROMIUM="+chromium, "PONTO_SHOTS="+shots)
+	out, err := cmd.CombinedOutput()
+	t.Logf("offline.mjs:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "offline: ok") {
+		t.Fatalf("the browser's off-line punches failed: %v\n--- stack ---\n%s", err, e.tail(40))
+	}
+	arq := e.afdOf(t, c, 0)  // verifies the chain
+	punches := arq.Marcacoes // the company's only employee's
+	if len(punches) != 3 {
+		t.Fatalf("%d type-7 records of the employee, want 3: %+v", len(punches), arq.Marcacoes)
+	}
+	for i, m := range punches {
+		if m.OnLine != "1" || m.Coletor != core.ColetorBrowser || (i > 0 && m.Horario < punches[i-1].Horario) ||
+			(i > 0 && m.NSR <= punches[i-1].NSR) {
+			t.Errorf("type 7 #%d: %+v (want off-line, collector 02, in punch order)", i, m)
+		}
 	}
 }

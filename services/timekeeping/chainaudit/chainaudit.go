@@ -193,16 +193,17 @@ func (a *Auditor) Once(ctx context.Context) (Result, error) {
 // records are a company's REP records after NSR $2, up to NSR $3, in
 // NSR order: punches with what their hash covers, and the records of
 // types 2, 5 and 6.
-const records = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
+const records = `SELECT nsr, true, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao,
+		gravado_em, offline
 		FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	UNION ALL
-	SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0
+	SELECT nsr, false, gravado_em, fuso_minutos, cpf, '', '', 0, NULL::timestamptz, false
 		FROM empregados_rep WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	UNION ALL
-	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0
+	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0, NULL::timestamptz, false
 		FROM empresas_rep WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	UNION ALL
-	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0
+	SELECT nsr, false, gravado_em, fuso_minutos, '', '', '', 0, NULL::timestamptz, false
 		FROM eventos_rep WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3
 	ORDER BY 1`
 
@@ -362,7 +363,9 @@ func verify(ctx context.Context, tx pgx.Tx, c ledger.Chain, from int64, prev str
 		coletor  string
 		hash     string
 		versao   int16
-		scanArgs = []any{&nsr, &isPunch, &at, &offset, &cpf, &coletor, &hash, &versao}
+		gravado  *time.Time
+		offline  bool
+		scanArgs = []any{&nsr, &isPunch, &at, &offset, &cpf, &coletor, &hash, &versao, &gravado, &offline}
 	)
 	for rows.Next() {
 		if err := rows.Scan(scanArgs...); err != nil {
@@ -373,7 +376,10 @@ func verify(ctx context.Context, tx pgx.Tx, c ledger.Chain, from int64, prev str
 		}
 		if isPunch {
 			m := core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: int(offset), CPF: cpf, Coletor: coletor,
-				Versao: int(versao)}
+				Versao: int(versao), OffLine: offline}
+			if gravado != nil {
+				m.Gravacao = *gravado
+			}
 			if err := core.VerifyMarcacao(m, prev, hash); err != nil {
 				return last, prev, n, fmt.Errorf("%w: NSR %d: %v", errBroken, nsr, err)
 			}

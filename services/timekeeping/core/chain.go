@@ -19,7 +19,9 @@
 //
 // Both date-times are the server's stamp of the punch in the UTC offset of
 // the employee's zone at that instant (the punch is recorded when it is
-// made). The official text leaves the exact chaining input and the hex
+// made), except for an off-line punch (Anexo IX item 5): field 3 is the
+// device's time of the punch, field 5 the server's at its arrival, and
+// field 7 is "1". The official text leaves the exact chaining input and the hex
 // letter case open; this is the reading chosen here.
 //
 // Hash rule versions. Version 1, which ponto used first, wrote the
@@ -51,8 +53,12 @@ const (
 	ColetorOutro   = "05"
 )
 
-// onLine is field 7: punches reach the server when they are made.
-const onLine = "0"
+// Field 7: "0" for a punch that reached the server when it was made, "1"
+// for one recorded off-line and sent later (Anexo V, type 7, field 7).
+const (
+	onLine  = "0"
+	offLine = "1"
+)
 
 // Prefix7Len is the length of the hashed part of a type-7 record.
 const Prefix7Len = 73
@@ -70,8 +76,14 @@ const (
 // Marcacao is what a type-7 record says about one punch.
 type Marcacao struct {
 	NSR int64
-	// Horario is the server's stamp of the punch.
+	// Horario is the server's stamp of the punch, or the device's for an
+	// off-line one.
 	Horario time.Time
+	// Gravacao is the recording time (field 5) when it is not Horario:
+	// the server's at the arrival of an off-line punch.
+	Gravacao time.Time
+	// OffLine is field 7: the punch was recorded off-line.
+	OffLine bool
 	// OffsetMinutes is the UTC offset of the employee's zone at Horario
 	// (-180 for America/Sao_Paulo), stored with the punch.
 	OffsetMinutes int
@@ -105,8 +117,16 @@ func prefix7(m Marcacao, recording string) (string, error) {
 		return "", fmt.Errorf("afd: collector %q", m.Coletor)
 	}
 	local := m.Horario.In(fixed(m.OffsetMinutes))
-	s := fmt.Sprintf("%09d7%s%s%s%s%s", m.NSR, local.Format(dhFormat), pad12(cpf), local.Format(recording),
-		m.Coletor, onLine)
+	gravacao := local
+	if !m.Gravacao.IsZero() {
+		gravacao = m.Gravacao.In(fixed(m.OffsetMinutes))
+	}
+	flag := onLine
+	if m.OffLine {
+		flag = offLine
+	}
+	s := fmt.Sprintf("%09d7%s%s%s%s%s", m.NSR, local.Format(dhFormat), pad12(cpf), gravacao.Format(recording),
+		m.Coletor, flag)
 	if len(s) != Prefix7Len {
 		return "", fmt.Errorf("afd: type-7 prefix has %d characters", len(s))
 	}

@@ -31,6 +31,10 @@ type Batida struct {
 	Horario       time.Time
 	OffsetMinutes int
 	Coletor       string
+	// Gravacao and OffLine: an off-line punch's recording time and flag
+	// (Marcacao).
+	Gravacao time.Time
+	OffLine  bool
 }
 
 // BatidaPlanejada is a planned punch: the type-5 record that must precede
@@ -61,7 +65,7 @@ func PlanBatida(h *Head, e *EmpregadoREP, last string, b Batida) (BatidaPlanejad
 	}
 	nsr := NextNSR(h.NSR)
 	hash, err := Hash(Marcacao{NSR: nsr, Horario: b.Horario, OffsetMinutes: b.OffsetMinutes, CPF: b.CPF,
-		Coletor: b.Coletor}, h.Hash)
+		Coletor: b.Coletor, Gravacao: b.Gravacao, OffLine: b.OffLine}, h.Hash)
 	if err != nil {
 		return BatidaPlanejada{}, fmt.Errorf("core: plan NSR %d: %w", nsr, err)
 	}

@@ -25,22 +25,24 @@ func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
 // order: punches (type 7), employee records (type 5), the employer's
 // identification (type 2) and sensitive events (type 6). All kinds take
 // their NSR from the one sequence, under one lock, stamped in NSR order, so
-// selecting by the recording instant keeps the file's NSRs contiguous.
+// selecting by the recording instant keeps the file's NSRs contiguous (an
+// off-line punch's is gravado_em, its arrival).
 // $1 company and $5 establishment (the chain), $2..$3 the period's first and last instants (from the start
 // of its first date to the start of the day after its last, in the
 // company's zone), $4 limit. Columns: type, NSR, instant, offset, and
-// a..e, whose meaning depends on the type (see Write).
+// a..e and g, whose meaning depends on the type (see Write).
 const registros = `SELECT '7' AS tipo, nsr, horario_registro, fuso_minutos, cpf AS a, coletor AS b, hash::text AS c,
-		'' AS d, '' AS e
-	FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $5 AND horario_registro >= $2 AND horario_registro < $3
+		offline::text AS d, '' AS e, gravado_em AS g
+	FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $5
+		AND (gravado_em IS NULL AND horario_registro >= $2 AND horario_registro < $3 OR gravado_em >= $2 AND gravado_em < $3)
 UNION ALL
-SELECT '5', nsr, gravado_em, fuso_minutos, cpf, operacao, responsavel, nome, ''
+SELECT '5', nsr, gravado_em, fuso_minutos, cpf, operacao, responsavel, nome, '', NULL::timestamptz
 	FROM empregados_rep WHERE empresa_id = $1 AND estabelecimento_id = $5 AND gravado_em >= $2 AND gravado_em < $3
 UNION ALL
-SELECT '2', nsr, gravado_em, fuso_minutos, responsavel, empregador, cno_caepf, razao_social, local
+SELECT '2', nsr, gravado_em, fuso_minutos, responsavel, empregador, cno_caepf, razao_social, local, NULL
 	FROM empresas_rep WHERE empresa_id = $1 AND estabelecimento_id = $5 AND gravado_em >= $2 AND gravado_em < $3
 UNION ALL
-SELECT '6', nsr, gravado_em, fuso_minutos, codigo, '', '', '', ''
+SELECT '6', nsr, gravado_em, fuso_minutos, codigo, '', '', '', '', NULL
 	FROM eventos_rep WHERE empresa_id = $1 AND estabelecimento_id = $5 AND gravado_em >= $2 AND gravado_em < $3
 ORDER BY nsr LIMIT $4`
 
@@ -65,13 +67,18 @@ func (s *Store) Write(ctx context.Context, w *core.Writer, chain ledger.Chain, i
 		var tipo, a, b, c, d, e string
 		var nsr int64
 		var at time.Time
+		var gravado *time.Time
 		var offset int
-		if err := rows.Scan(&tipo, &nsr, &at, &offset, &a, &b, &c, &d, &e); err != nil {
+		if err := rows.Scan(&tipo, &nsr, &at, &offset, &a, &b, &c, &d, &e, &gravado); err != nil {
 			return fmt.Errorf("afdexport: scan: %w", err)
 		}
 		switch tipo {
-		case "7": // a CPF, b collector, c hash
-			err = w.Marcacao(core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: offset, CPF: a, Coletor: b}, c)
+		case "7": // a CPF, b collector, c hash, d off-line, g recording time (off-line)
+			m := core.Marcacao{NSR: nsr, Horario: at, OffsetMinutes: offset, CPF: a, Coletor: b, OffLine: d == "true"}
+			if gravado != nil {
+				m.Gravacao = *gravado
+			}
+			err = w.Marcacao(m, c)
 		case "5": // a CPF, b operation, c responsible, d name
 			err = w.Empregado(core.Empregado{NSR: nsr, Gravacao: at, OffsetMinutes: offset, Operacao: b,
 				CPF: a, Nome: d, Responsavel: c})

@@ -48,8 +48,12 @@ func PDF(m Marcacao, nome string, emp companybillingapi.Empresa, rep core.REP, x
 	p.Field("NSR", fmt.Sprintf("%09d", m.NSR))
 	// To the minute, as the AFD's type-7 recording time (Anexo V item 6: DH
 	// fields end in ":00"), so the receipt and the file read the same.
-	p.Field("Gravada em", local.Format("02/01/2006 15:04")+" (UTC"+local.Format("-07:00")+")")
-	p.Field("Coletor", coletores[m.Coletor]+" (on-line)")
+	gravada, modo := local, " (on-line)"
+	if m.Gravacao != nil { // Anexo IX item 5: recorded off-line, sent later
+		gravada, modo = m.Gravacao.In(zone), " (marcação off-line)"
+	}
+	p.Field("Gravada em", gravada.Format("02/01/2006 15:04")+" (UTC"+gravada.Format("-07:00")+")")
+	p.Field("Coletor", coletores[m.Coletor]+modo)
 	p.Field("Posição informada", m.Localizacao)
 	p.Mono("Código hash (SHA-256)", m.Hash)
 	p.Section("Assinatura")

@@ -34,6 +34,8 @@ type Marcacao struct {
 	// Estabelecimento is the establishment whose chain holds the punch, as
 	// company-billing last told timekeeping of it (zero: not told yet).
 	Estabelecimento Estabelecimento
+	// Gravacao is an off-line punch's recording time (nil: on-line).
+	Gravacao *time.Time
 }
 
 // Estabelecimento names a punch's establishment on its receipt.
@@ -46,7 +48,8 @@ func (s *Store) Get(ctx context.Context, empresaID, funcionarioID, id int64) (Ma
 	return database.One(ctx, s.db, scanMarcacao, registro.ErrNotFound, "comprovante: get",
 		`SELECT p.id, p.empresa_id, p.funcionario_id, p.nsr, p.horario_registro, p.fuso_minutos,
 			p.cpf, p.coletor, p.hash::text, p.localizacao, coalesce(e.nome, ''), l.nome, l.endereco,
-			p.distancia_metros, p.fora_do_local, coalesce(s.nome, ''), coalesce(s.tipo, ''), coalesce(s.numero, '')
+			p.distancia_metros, p.fora_do_local, coalesce(s.nome, ''), coalesce(s.tipo, ''), coalesce(s.numero, ''),
+			p.gravado_em
 		FROM registros_ponto p
 		LEFT JOIN LATERAL (SELECT nome FROM empregados_rep r WHERE r.empresa_id = p.empresa_id
 			AND r.estabelecimento_id = p.estabelecimento_id AND r.funcionario_id = p.funcionario_id AND r.nsr < p.nsr
@@ -61,6 +64,6 @@ func scanMarcacao(row pgx.CollectableRow) (Marcacao, error) {
 	var m Marcacao
 	err := row.Scan(&m.ID, &m.EmpresaID, &m.FuncionarioID, &m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor,
 		&m.Hash, &m.Localizacao, &m.Nome, &m.LocalNome, &m.LocalEndereco, &m.Distancia, &m.Fora,
-		&m.Estabelecimento.Nome, &m.Estabelecimento.Tipo, &m.Estabelecimento.Numero)
+		&m.Estabelecimento.Nome, &m.Estabelecimento.Tipo, &m.Estabelecimento.Numero, &m.Gravacao)
 	return m, err
 }

@@ -46,7 +46,7 @@ func (s *Ledger) commitOnce(ctx context.Context, calls []*call) (outs []outcome,
 	}()
 	now := s.clock.Now()
 	for _, c := range calls {
-		c.jornada = core.Jornada(now, c.p.Zone, c.p.Escala)
+		c.jornada = core.Jornada(c.p.punchTime(now), c.p.Zone, c.p.Escala)
 	}
 	st, err := s.lock(ctx, conn.Conn(), calls)
 	if err != nil {
@@ -93,7 +93,22 @@ type state struct {
 	heads  map[Chain]*head
 	twins  map[twinKey]Row
 	reps   map[repKey]core.EmpregadoREP
-	latest map[int64][]Row // oldest first
+	latest map[dayKey][]Row // oldest first
+}
+
+// dayKey is an employee's workday.
+type dayKey struct {
+	funcionarioID int64
+	jornada       int // yyyymmdd
+}
+
+func keyOf(funcionarioID int64, jornada time.Time) dayKey {
+	y, m, d := jornada.Date()
+	return dayKey{funcionarioID, y*10000 + int(m)*100 + d}
+}
+
+func compareDays(a, b dayKey) int {
+	return cmp.Or(cmp.Compare(a.funcionarioID, b.funcionarioID), cmp.Compare(a.jornada, b.jornada))
 }
 
 type head struct {
@@ -115,12 +130,12 @@ func (s *Ledger) lock(ctx context.Context, conn *pgx.Conn, calls []*call) (state
 	var funcionarios, keyFuncionarios, repEmpresas, repEstabs, repFuncionarios []int64
 	var keys []string
 	var jornadas []time.Time
-	seen := make(map[int64]bool, len(calls))
+	seen := make(map[dayKey]bool, len(calls))
 	seenRep := make(map[repKey]bool, len(calls))
 	for _, c := range calls {
 		chains = append(chains, c.p.chain())
-		if !seen[c.p.FuncionarioID] {
-			seen[c.p.FuncionarioID] = true
+		if k := keyOf(c.p.FuncionarioID, c.jornada); !seen[k] {
+			seen[k] = true
 			funcionarios = append(funcionarios, c.p.FuncionarioID)
 			jornadas = append(jornadas, c.jornada)
 		}
@@ -196,23 +211,25 @@ func readLock(br pgx.BatchResults, withKeys bool) (state, error) {
 	return st, nil
 }
 
-// byEmployee gives each employee his rows of latest (each employee's
-// newest first), oldest first, as a part of latest itself: a batch reads
+// byEmployee gives each employee's workday its rows of latest (each
+// one's newest first), oldest first, as a part of latest itself: a batch reads
 // up to MaxEarlier rows an employee, and copying them once more per
 // employee was the batch's largest allocation (docs/performance.md).
 // latestSQL returns an employee's rows together; SQL promises nothing of
 // the order across its lateral join, so rows that come apart are put
 // together first, by a stable sort that keeps each employee's order.
-func byEmployee(latest []Row) map[int64][]Row {
-	out := make(map[int64][]Row)
+func byEmployee(latest []Row) map[dayKey][]Row {
+	out := make(map[dayKey][]Row)
 	for start := 0; start < len(latest); {
-		f := latest[start].FuncionarioID
+		f := keyOf(latest[start].FuncionarioID, latest[start].Jornada)
 		end := start + 1
-		for end < len(latest) && latest[end].FuncionarioID == f {
+		for end < len(latest) && keyOf(latest[end].FuncionarioID, latest[end].Jornada) == f {
 			end++
 		}
 		if _, apart := out[f]; apart {
-			slices.SortStableFunc(latest, func(a, b Row) int { return cmp.Compare(a.FuncionarioID, b.FuncionarioID) })
+			slices.SortStableFunc(latest, func(a, b Row) int {
+				return compareDays(keyOf(a.FuncionarioID, a.Jornada), keyOf(b.FuncionarioID, b.Jornada))
+			})
 			return byEmployee(latest)
 		}
 		out[f] = latest[start:end:end] // capped: appending never reaches the next employee's
@@ -250,6 +267,7 @@ type toInsert struct {
 	coletor           string
 	key               *string
 	local             *Geofence
+	offline           *Offline
 }
 
 type repRecord struct {
@@ -266,7 +284,7 @@ type repRecord struct {
 func (s *Ledger) plan(calls []*call, st state) (*plan, error) {
 	pl := &plan{calls: calls, heads: st.heads, twins: map[int]Row{}, gone: map[int]error{},
 		of: make([]int, len(calls)), earlier: make([][]*Row, len(calls)), replay: make([]bool, len(calls))}
-	day := make(map[int64][]*Row, len(st.latest)) // each employee's punches of the workday so far
+	day := make(map[dayKey][]*Row, len(st.latest)) // each employee's punches of the workday so far
 	for f, rows := range st.latest {
 		day[f] = pointersTo(rows)
 	}
@@ -296,11 +314,12 @@ func (s *Ledger) plan(calls []*call, st state) (*plan, error) {
 	return pl, nil
 }
 
-// add plans call i's punch at now.
-func (pl *plan) add(i int, now time.Time, st state, day map[int64][]*Row) error {
+// add plans call i's punch, recorded at now.
+func (pl *plan) add(i int, now time.Time, st state, day map[dayKey][]*Row) error {
 	c := pl.calls[i]
 	p := c.p
-	jornada := core.Jornada(now, p.Zone, p.Escala)
+	horario := p.punchTime(now)
+	jornada := core.Jornada(horario, p.Zone, p.Escala)
 	if !jornada.Equal(c.jornada) {
 		return errWorkdayChanged
 	}
@@ -308,18 +327,26 @@ func (pl *plan) add(i int, now time.Time, st state, day map[int64][]*Row) error 
 	if h == nil {
 		return fmt.Errorf("ledger: no chain head for %v", p.chain())
 	}
-	offset := core.Offset(now, p.Zone)
+	offset := core.Offset(horario, p.Zone)
 	rk := repKey{p.EstabelecimentoID, p.FuncionarioID}
 	e := st.reps[rk]
-	before := day[p.FuncionarioID]
+	dk := keyOf(p.FuncionarioID, jornada)
+	before := day[dk]
 	last := ""
 	if len(before) > 0 {
 		last = before[len(before)-1].Tipo
 	}
-	b, err := core.PlanBatida(&h.Head, &e, last, core.Batida{FuncionarioID: p.FuncionarioID, CPF: p.CPF, Nome: p.Nome,
-		Horario: now, OffsetMinutes: offset, Coletor: p.Coletor})
+	bt := core.Batida{FuncionarioID: p.FuncionarioID, CPF: p.CPF, Nome: p.Nome, Horario: horario,
+		OffsetMinutes: offset, Coletor: p.Coletor}
+	if p.Offline != nil {
+		bt.Gravacao, bt.OffLine = now, true
+	}
+	b, err := core.PlanBatida(&h.Head, &e, last, bt)
 	if err != nil {
 		return err
+	}
+	if p.Offline != nil || anyOffline(before) {
+		b.Tipo = core.TipoNaOrdem(punchTimes(before), horario) // its place in punch-time order
 	}
 	h.moved, st.reps[rk] = true, e
 	if b.Operacao != "" {
@@ -327,11 +354,36 @@ func (pl *plan) add(i int, now time.Time, st state, day map[int64][]*Row) error 
 			operacao: b.Operacao, cpf: e.CPF, nome: p.Nome, gravadoEm: now, fuso: int16(offset)})
 	}
 	nsr, hash, loc := b.NSR, b.Hash, p.Localizacao
-	r := &Row{EmpresaID: p.EmpresaID, FuncionarioID: p.FuncionarioID, Jornada: jornada, HorarioRegistro: now,
+	r := &Row{EmpresaID: p.EmpresaID, FuncionarioID: p.FuncionarioID, Jornada: jornada, HorarioRegistro: horario,
 		Tipo: b.Tipo, Localizacao: &loc, NSR: &nsr, Hash: &hash}
 	pl.of[i], pl.earlier[i] = len(pl.punches), before[max(0, len(before)-MaxEarlier):]
-	pl.punches = append(pl.punches, toInsert{Row: r, estabelecimentoID: p.EstabelecimentoID, cpf: core.CPF12(p.CPF),
-		fuso: int16(offset), coletor: p.Coletor, key: p.IdempotencyKey, local: p.Local})
-	day[p.FuncionarioID] = append(before[:len(before):len(before)], r)
+	ins := toInsert{Row: r, estabelecimentoID: p.EstabelecimentoID, cpf: core.CPF12(p.CPF),
+		fuso: int16(offset), coletor: p.Coletor, key: p.IdempotencyKey, local: p.Local}
+	if p.Offline != nil {
+		r.Gravacao = &now
+		ins.offline = p.Offline
+	}
+	pl.punches = append(pl.punches, ins)
+	day[dk] = append(before[:len(before):len(before)], r)
 	return nil
+}
+
+// anyOffline reports whether a late punch joined the workday: then the
+// labels may not alternate in NSR order, and a punch's tipo is its place
+// in punch-time order.
+func anyOffline(rows []*Row) bool {
+	for _, r := range rows {
+		if r.Gravacao != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func punchTimes(rows []*Row) []time.Time {
+	out := make([]time.Time, len(rows))
+	for i, r := range rows {
+		out[i] = r.HorarioRegistro
+	}
+	return out
 }

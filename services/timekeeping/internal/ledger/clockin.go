@@ -69,6 +69,27 @@ type Marcacao struct {
 	// they decide the punch's workday (core.Jornada) and offset.
 	Zone   *time.Location
 	Escala *core.Escala
+	// Offline is set for a punch recorded off-line and sent later (Anexo
+	// IX item 5): nil for one made now.
+	Offline *Offline
+}
+
+// Offline is what an off-line punch adds: the device's time of the punch
+// (the server's recording time is the batch's), the device key that
+// signed it, and whether its clock moved since its last on-line contact
+// (core.AvaliarOffline: a punch for treatment).
+type Offline struct {
+	Horario       time.Time
+	DispositivoID int64
+	Divergente    bool
+}
+
+// punchTime is when p was made: the device's time if off-line, else now.
+func (p Marcacao) punchTime(now time.Time) time.Time {
+	if p.Offline != nil {
+		return p.Offline.Horario
+	}
+	return now
 }
 
 // Geofence is where a punch fell against the company's work places: the

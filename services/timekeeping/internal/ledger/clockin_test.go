@@ -271,9 +271,11 @@ func TestCollectRowsGivesEachRowItsOwnValues(t *testing.T) {
 	s := newStore(t)
 	const sql = `SELECT * FROM (VALUES
 		(1::bigint, 7::bigint, 42::bigint, '2026-11-24'::date, '2026-11-24 08:00-03'::timestamptz, 'entrada'::text,
-			'-23.5,-46.6'::text, 1::bigint, 'aa'::text, 'aprovado'::text, '2026-11-24 12:00-03'::timestamptz, 'esqueci'::text),
-		(2, 7, 42, '2026-11-24', '2026-11-24 12:00-03', 'saida', NULL, NULL, NULL, NULL, NULL, NULL),
-		(3, 7, 43, '2026-11-25', '2026-11-25 08:00-03', 'falta', 'x', 3, 'cc', 'pendente', '2026-11-25 09:00-03', 'm')
+			'-23.5,-46.6'::text, 1::bigint, 'aa'::text, 'aprovado'::text, '2026-11-24 12:00-03'::timestamptz, 'esqueci'::text,
+			'2026-11-24 09:00-03'::timestamptz),
+		(2, 7, 42, '2026-11-24', '2026-11-24 12:00-03', 'saida', NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+		(3, 7, 43, '2026-11-25', '2026-11-25 08:00-03', 'falta', 'x', 3, 'cc', 'pendente', '2026-11-25 09:00-03', 'm',
+			NULL)
 	) AS v ORDER BY 1 LIMIT $1`
 	want, err := pgx.CollectRows(mustQuery(t, s, sql, 3), ScanRow)
 	if err != nil {

@@ -23,7 +23,8 @@ func TestByEmployeeOrdersEachEmployeesRowsOldestFirst(t *testing.T) {
 		"apart":    {row(30, 6), row(10, 3), row(10, 2), row(20, 4), row(30, 5), row(10, 1)},
 	} {
 		got := map[int64][]int64{}
-		for f, rows := range byEmployee(latest) {
+		for k, rows := range byEmployee(latest) {
+			f := k.funcionarioID
 			got[f] = ids(rows)
 			if cap(rows) != len(rows) {
 				t.Errorf("%s: employee %d's rows have room for %d more: an append would overwrite the next employee's",

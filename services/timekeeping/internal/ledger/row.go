@@ -27,12 +27,15 @@ type Row struct {
 	AjusteStatus    *string
 	DataSolicitar   *time.Time
 	Motivo          *string
+	// Gravacao is an off-line punch's recording time (its arrival); nil
+	// for a punch recorded as it was made.
+	Gravacao *time.Time
 }
 
 // PunchColumns are the columns Row reads for punches, with their FROM
 // (alias p for the punch).
 const PunchColumns = `p.id, p.empresa_id, p.funcionario_id, p.jornada, p.horario_registro, p.tipo,
-		p.localizacao, p.nsr, p.hash::text, a.status, a.data_solicitar, a.motivo
+		p.localizacao, p.nsr, p.hash::text, a.status, a.data_solicitar, a.motivo, p.gravado_em
 	FROM registros_ponto p LEFT JOIN ajustes a ON a.registro_id = p.id`
 
 // ScanRow reads one row of PunchColumns' columns.
@@ -51,7 +54,8 @@ func scanRow(row pgx.Row, r *Row, before ...any) error {
 // columns are scan destinations for the columns into r, after before.
 func (r *Row) columns(before ...any) []any {
 	return append(before, &r.ID, &r.EmpresaID, &r.FuncionarioID, &r.Jornada, &r.HorarioRegistro,
-		&r.Tipo, &r.Localizacao, &r.NSR, &r.Hash, &r.AjusteStatus, &r.DataSolicitar, &r.Motivo)
+		&r.Tipo, &r.Localizacao, &r.NSR, &r.Hash, &r.AjusteStatus, &r.DataSolicitar, &r.Motivo,
+		&r.Gravacao)
 }
 
 // collectRows reads every row of rows into a slice of exactly their

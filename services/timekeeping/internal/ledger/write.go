@@ -27,14 +27,15 @@ const (
 			AS u(empresa_id, estabelecimento_id, nsr, funcionario_id, operacao, cpf, nome, gravado_em, fuso)`
 	insertPunchesSQL = `INSERT INTO registros_ponto (empresa_id, estabelecimento_id, funcionario_id, jornada,
 			horario_registro, tipo, localizacao, nsr, hash, hash_versao, cpf, fuso_minutos, coletor, idempotency_key,
-			local_trabalho_id, distancia_metros, fora_do_local)
+			local_trabalho_id, distancia_metros, fora_do_local, gravado_em, offline, dispositivo_id, relogio_divergente)
 		SELECT u.empresa_id, u.estabelecimento_id, u.funcionario_id, u.jornada, u.horario, u.tipo, u.localizacao, u.nsr,
-			u.hash, $1, u.cpf, u.fuso, u.coletor, u.chave, u.local_id, u.distancia, u.fora
+			u.hash, $1, u.cpf, u.fuso, u.coletor, u.chave, u.local_id, u.distancia, u.fora, u.gravado,
+			u.gravado IS NOT NULL, u.dispositivo, coalesce(u.divergente, false)
 		FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::date[], $6::timestamptz[], $7::text[], $8::text[],
 			$9::bigint[], $10::text[], $11::text[], $12::smallint[], $13::text[], $14::text[], $15::bigint[], $16::int[],
-			$17::boolean[])
+			$17::boolean[], $18::timestamptz[], $19::bigint[], $20::boolean[])
 			AS u(empresa_id, estabelecimento_id, funcionario_id, jornada, horario, tipo, localizacao, nsr, hash, cpf, fuso,
-				coletor, chave, local_id, distancia, fora)
+				coletor, chave, local_id, distancia, fora, gravado, dispositivo, divergente)
 		RETURNING id, empresa_id, estabelecimento_id, nsr`
 	moveChainsSQL = `UPDATE cadeias c SET ultimo_nsr = u.nsr, ultimo_hash = u.hash
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[]) AS u(empresa_id, estabelecimento_id, nsr, hash)
@@ -96,6 +97,7 @@ func (pl *plan) punchColumns() []any {
 	tipos, localizacoes, hashes, cpfs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	fusos, coletores, keys := make([]int16, n), make([]string, n), make([]*string, n)
 	locals, distancias, foras := make([]*int64, n), make([]*int32, n), make([]*bool, n)
+	gravados, dispositivos, divergentes := make([]*time.Time, n), make([]*int64, n), make([]*bool, n)
 	for i, p := range pl.punches {
 		empresas[i], estabs[i], funcionarios[i], nsrs[i] = p.EmpresaID, p.estabelecimentoID, p.FuncionarioID, *p.NSR
 		jornadas[i], horarios[i], tipos[i], localizacoes[i], hashes[i] = p.Jornada, p.HorarioRegistro, p.Tipo, *p.Localizacao, *p.Hash
@@ -104,9 +106,12 @@ func (pl *plan) punchColumns() []any {
 			d := int32(g.DistanciaMetros)
 			locals[i], distancias[i], foras[i] = &g.LocalTrabalhoID, &d, &g.Fora
 		}
+		if o := p.offline; o != nil {
+			gravados[i], dispositivos[i], divergentes[i] = p.Gravacao, &o.DispositivoID, &o.Divergente
+		}
 	}
 	return []any{empresas, estabs, funcionarios, jornadas, horarios, tipos, localizacoes, nsrs, hashes, cpfs, fusos,
-		coletores, keys, locals, distancias, foras}
+		coletores, keys, locals, distancias, foras, gravados, dispositivos, divergentes}
 }
 
 func (pl *plan) chainColumns() []any {

@@ -49,6 +49,7 @@ type Handlers struct {
 	clock     *clock.Clock
 	places    Geofencer
 	zones     Zones
+	devices   Devices
 }
 
 // NewHandlers returns the handlers.
@@ -62,6 +63,9 @@ func (h *Handlers) Public(r fiber.Router) {
 	funcionario := jwtauth.RequireRole(jwtauth.RoleFuncionario)
 	r.Post("/registropontos", funcionario, h.clockIn)
 	r.Get("/registropontos/me", funcionario, request.Answer(h.own))
+	if h.devices != nil {
+		r.Post("/registropontos/offline", funcionario, request.Answer(h.offline))
+	}
 }
 
 // clockIn is POST /registropontos {"endereco", "funcionarioId"}: 200 with
@@ -89,30 +93,16 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, caller.FuncionarioID)
-	if err != nil {
-		return err
-	}
-	if !f.Ativo {
-		return errInativo
-	}
-	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	f, m, err := h.puncher(ctx, caller)
 	if err != nil {
 		return err
 	}
 	// Outside every work place is a flag, never a refusal.
-	g, err := h.places.Geofence(ctx, caller.EmpresaID, loc)
-	if err != nil {
+	if m.Local, err = h.places.Geofence(ctx, caller.EmpresaID, loc); err != nil {
 		return err
 	}
-	// The employee's establishment picks the chain (0: the principal).
-	chain, err := h.store.ledger.ChainOf(ctx, caller.EmpresaID, f.EstabelecimentoID)
-	if err != nil {
-		return err
-	}
-	r, earlier, replayed, err := h.store.ClockIn(ctx, Marcacao{EmpresaID: caller.EmpresaID,
-		EstabelecimentoID: chain.EstabelecimentoID, FuncionarioID: caller.FuncionarioID, CPF: f.CPF, Nome: f.Nome, Localizacao: loc, IdempotencyKey: key, Local: g, Coletor: coletor,
-		Zone: zone, Escala: f.Schedule()})
+	m.Localizacao, m.IdempotencyKey, m.Coletor = loc, key, coletor
+	r, earlier, replayed, err := h.store.ClockIn(ctx, m)
 	if err != nil {
 		return err
 	}
@@ -123,6 +113,30 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		c.Response().SetBody(body) // a copy, into the response's own pooled body
 	})
+}
+
+// puncher reads the punching employee (404 unknown, 403 inactive, 503
+// down) and returns him with a clock-in of his, its chain, zone and
+// schedule filled in.
+func (h *Handlers) puncher(ctx context.Context, caller *jwtauth.Claims) (employee.Funcionario, Marcacao, error) {
+	f, err := h.employees.Funcionario(ctx, caller.EmpresaID, caller.FuncionarioID)
+	if err != nil {
+		return f, Marcacao{}, err
+	}
+	if !f.Ativo {
+		return f, Marcacao{}, errInativo
+	}
+	zone, err := h.zones.Funcionario(ctx, caller.EmpresaID, f.FusoHorario)
+	if err != nil {
+		return f, Marcacao{}, err
+	}
+	// The employee's establishment picks the chain (0: the principal).
+	chain, err := h.store.ledger.ChainOf(ctx, caller.EmpresaID, f.EstabelecimentoID)
+	if err != nil {
+		return f, Marcacao{}, err
+	}
+	return f, Marcacao{EmpresaID: caller.EmpresaID, EstabelecimentoID: chain.EstabelecimentoID,
+		FuncionarioID: caller.FuncionarioID, CPF: f.CPF, Nome: f.Nome, Zone: zone, Escala: f.Schedule()}, nil
 }
 
 // clockInAnswer writes the clock-in's JSON into dst: the punch's record

@@ -26,6 +26,10 @@ type Record struct {
 	FuncionarioID int64   `json:"funcionarioId"`
 	NSR           *int64  `json:"nsr"`
 	Hash          *string `json:"hash"`
+	// Offline marks a punch recorded off-line (AFD type 7, field 7 = 1),
+	// and GravadoEm is when it reached the server; both omitted otherwise.
+	Offline   bool    `json:"offline,omitempty"`
+	GravadoEm *string `json:"gravadoEm,omitempty"`
 }
 
 // Render is the one place a time record becomes JSON. The status rules:
@@ -48,6 +52,10 @@ func Render(r Row) Record {
 		FuncionarioID:   r.FuncionarioID,
 		NSR:             r.NSR,
 		Hash:            r.Hash,
+	}
+	if r.Gravacao != nil {
+		s := clock.FormatISO(*r.Gravacao)
+		out.Offline, out.GravadoEm = true, &s
 	}
 	if r.Tipo == core.TipoFalta {
 		out.Status = core.StatusFalta

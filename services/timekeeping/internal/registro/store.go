@@ -63,7 +63,8 @@ func (s *Store) ObserveBatches(f func(Batch)) { s.ledger.ObserveBatches(f) }
 const Rows = `SELECT ` + ledger.PunchColumns + `
 	UNION ALL
 	SELECT f.id, f.empresa_id, f.funcionario_id, f.data, f.inicio_dia, 'falta',
-		NULL::text, NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, NULL::text
+		NULL::text, NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, NULL::text,
+		NULL::timestamptz
 	FROM faltas f WHERE NOT EXISTS (SELECT 1 FROM faltas_desfeitas d WHERE d.falta_id = f.id)`
 
 // ScanRow reads one row of Rows.

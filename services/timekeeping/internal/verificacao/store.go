@@ -128,8 +128,8 @@ func (s *Store) recompute(ctx context.Context, c ledger.Chain, from checkpoint, 
 	if from.nsr >= nsr {
 		return last, true, nil
 	}
-	rows, err := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao
-		FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`,
+	rows, err := s.db.Query(ctx, `SELECT nsr, horario_registro, fuso_minutos, cpf, coletor, hash::text, hash_versao,
+		coalesce(gravado_em, horario_registro), offline FROM registros_ponto WHERE empresa_id = $1 AND estabelecimento_id = $4 AND nsr > $2 AND nsr <= $3 ORDER BY nsr`,
 		c.EmpresaID, from.nsr, nsr, c.EstabelecimentoID)
 	if err != nil {
 		return last, false, fmt.Errorf("verificacao: chain: %w", err)
@@ -138,7 +138,8 @@ func (s *Store) recompute(ctx context.Context, c ledger.Chain, from checkpoint, 
 	for rows.Next() {
 		var m core.Marcacao
 		var hash string
-		if err := rows.Scan(&m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &hash, &m.Versao); err != nil {
+		if err := rows.Scan(&m.NSR, &m.Horario, &m.OffsetMinutes, &m.CPF, &m.Coletor, &hash, &m.Versao,
+			&m.Gravacao, &m.OffLine); err != nil {
 			return last, false, fmt.Errorf("verificacao: chain: %w", err)
 		}
 		s.recomputed.Inc()

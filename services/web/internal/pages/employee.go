@@ -38,6 +38,9 @@ func (p *Pages) employeeRoutes(app *fiber.App) {
 	g := app.Group("/ponto", requireRole(session.RoleFuncionario, "/funcionario/entrar"))
 	g.Get("/", p.clockPage)
 	g.Post("/registrar", p.punch)
+	g.Post("/dispositivos", p.registerDevice)
+	g.Post("/offline", p.sendOffline)
+	g.Post("/dispositivos/:id<int>/revogar", p.revokeDevice)
 	g.Get("/comprovante/:id<int>", p.receiptPDF)
 	g.Get("/registros", p.myRecords)
 	g.Get("/ajuste/:id<int>", p.adjustForm)
@@ -328,9 +331,24 @@ func (p *Pages) profile(c *fiber.Ctx) error {
 	if err := p.get(c, fmt.Sprintf("/funcionarios/%d", sess(c).FuncionarioID), &f); err != nil {
 		return p.fail(c, err)
 	}
+	// The devices that punch off-line: listed to be revoked (a lost phone).
+	var devices struct{ Itens []map[string]any }
+	if err := p.get(c, "/registropontos/dispositivos", &devices); err != nil {
+		return p.fail(c, err)
+	}
+	var ativos []map[string]any
+	for _, d := range devices.Itens {
+		if d["revogadoEm"] == nil {
+			ativos = append(ativos, d)
+		}
+	}
+	f["dispositivos"] = ativos
 	v := view{Title: "Meu perfil", Nav: "perfil", Data: f}
-	if c.Query("ok") == "foto" {
+	switch c.Query("ok") {
+	case "foto":
 		v.Msg = "Foto atualizada."
+	case "dispositivo":
+		v.Msg = "Aparelho revogado: as marcações off-line dele não serão mais aceitas."
 	}
 	return p.render(c, http.StatusOK, "perfil.html", v)
 }

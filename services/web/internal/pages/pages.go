@@ -100,6 +100,9 @@ func (p *Pages) limited(c *fiber.Ctx, limit fiber.Handler) error {
 func (p *Pages) Routes(app *fiber.App) {
 	app.Use(p.headers)
 	app.Get(assets.Prefix+":file", p.assets.Handler)
+	app.Get("/manifest.webmanifest", p.manifest)
+	app.Get("/icone-192.png", p.icon)
+	app.Get("/sw.js", p.serviceWorker)
 	app.Use(p.sessionMiddleware)
 	if p.cfg.LimitPosts != nil {
 		app.Use(func(c *fiber.Ctx) error {
@@ -130,7 +133,7 @@ func (p *Pages) Routes(app *fiber.App) {
 // contentSecurityPolicy allows nothing inline and nothing from another
 // origin: scripts, styles and fetches come from this site only.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
-	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	"connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // headers sets the security headers of every answer; private pages are
 // never cached (the static handler overrides Cache-Control for assets).

@@ -147,9 +147,79 @@
       });
     };
 
+    // ---- off-line ---------------------------------------------------------
+    // With the installable app's service worker, the page opens without a
+    // connection; a punch made then is kept signed on the device (fila.js)
+    // and sent, in order, when the connection returns.
+    var fila = document.getElementById("fila");
+    var filaLista = document.getElementById("fila-lista");
+    var funcionario = fila ? fila.getAttribute("data-funcionario") : "";
+    var offline = fila && window.PontoFila && window.indexedDB && window.crypto && crypto.subtle;
+    // A page kept by the service worker carries an old key: a fresh one
+    // for every page load.
+    form.elements.chave.value = window.PontoFila ? PontoFila.aleatorio() : form.elements.chave.value;
+
+    var mostrarFila = function () {
+      if (!offline) { return Promise.resolve(); }
+      return PontoFila.listar(funcionario).then(function (xs) {
+        filaLista.textContent = "";
+        xs.forEach(function (m) {
+          var li = document.createElement("li");
+          var hora = new Date(m.horario).toLocaleTimeString("pt-BR", { hour12: false });
+          var texto = hora + " — " + m.estado;
+          if (m.estado === PontoFila.ENVIADA && m.nsr) { texto += " (" + m.tipo + ", NSR " + m.nsr + ")"; }
+          if (m.estado === PontoFila.RECUSADA) { texto += ": " + m.mensagem; }
+          li.textContent = texto;
+          li.className = m.estado === PontoFila.RECUSADA ? "recusada" : m.estado === PontoFila.ENVIADA ? "enviada" : "aguardando";
+          li.setAttribute("data-estado", m.estado);
+          li.setAttribute("data-id", m.id);
+          filaLista.appendChild(li);
+        });
+        fila.hidden = xs.length === 0;
+      });
+    };
+    var drenar = function () {
+      if (!offline || !navigator.onLine) { return Promise.resolve(); }
+      return PontoFila.enviar().catch(function () {}).then(mostrarFila);
+    };
+    var semConexao = function (id) {
+      return position().then(function (pos) {
+        return PontoFila.registrar(funcionario, pos.endereco, id);
+      }).then(function (m) {
+        if (!m) {
+          showFailure("Sem conexão, e este aparelho ainda não foi preparado para marcar off-line: abra esta página uma vez com conexão.", true);
+          return;
+        }
+        estado.textContent = "Sem conexão: marcação guardada neste aparelho às " + new Date(m.horario).toLocaleTimeString("pt-BR", { hour12: false }) + "; será enviada quando a conexão voltar.";
+        if (navigator.serviceWorker && navigator.serviceWorker.ready) {
+          navigator.serviceWorker.ready.then(function (reg) { if (reg.sync) { return reg.sync.register(PontoFila.TAG); } }).catch(function () {});
+        }
+        return mostrarFila();
+      });
+    };
+    if (offline) {
+      if ("serviceWorker" in navigator) { navigator.serviceWorker.register("/sw.js").catch(function () {}); }
+      PontoFila.sessao(funcionario, csrf).then(function () {
+        return navigator.onLine ? PontoFila.garantirChave(funcionario, csrf).catch(function () {}) : null;
+      }).then(drenar).then(function () { fila.setAttribute("data-pronta", "true"); });
+      window.addEventListener("online", drenar);
+      // And again while punches wait: an "online" event may come before the
+      // network answers, or the server may be down.
+      setInterval(function () {
+        if (navigator.onLine && filaLista.querySelector("[data-estado='" + PontoFila.AGUARDANDO + "']")) { drenar(); }
+      }, 5000);
+    }
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      if (!busy) { send(); }
+      if (busy) { return; }
+      if (offline && !navigator.onLine) {
+        busy = true;
+        falha.hidden = true;
+        semConexao().finally(function () { busy = false; });
+        return;
+      }
+      send();
     });
     retry.addEventListener("click", function () {
       if (!busy) { send(); }
