@@ -242,24 +242,24 @@ func TestDepartmentReportCSV(t *testing.T) {
 	if len(rows) != 1+7+7+1 {
 		t.Fatalf("%d rows:\n%s", len(rows), body)
 	}
-	if strings.Join(rows[0], ";") != "funcionarioId;nome;cpf;data;marcacoes;minutosTrabalhados;minutosPrevistos;minutosExtras;minutosAtraso;saldoMinutos;falta;ajustesPendentes;incompleto;minutosExtras50;minutosExtras100;minutosNoturnos;minutosNoturnosReduzidos;feriado;alertas;minutosIntervaloSuprimido;minutosInterjornada;faltaMarcada" {
+	if strings.Join(rows[0], ";") != "funcionarioId;nome;cpf;data;marcacoes;minutosTrabalhados;minutosPrevistos;minutosExtras;minutosAtraso;saldoMinutos;falta;ajustesPendentes;incompleto;minutosExtras50;minutosExtras100;minutosNoturnos;minutosNoturnosReduzidos;feriado;alertas;minutosIntervaloSuprimido;minutosInterjornada;faltaMarcada;afastamento" {
 		t.Fatalf("header %v", rows[0])
 	}
 	anaID, brunoID := itoa(ana.id), itoa(bruno.id)
 	for i, w := range [][]string{
-		{anaID, "Ana Lima", ana.cpf, "2024-03-04", "08:10 entrada | 12:00 almoço | 13:00 retorno almoço | 17:30 saída", "500", "480", "20", "10", "20", "não", "0", "não", "20", "0", "0", "0", "", "", "0", "0", "não"},
-		{anaID, "Ana Lima", ana.cpf, "2024-03-05", "08:00 entrada | 12:00 almoço | 13:00 retorno almoço | 17:00 saída (ajustada)", "480", "480", "0", "0", "0", "não", "0", "não", "0", "0", "0", "0", "", "", "0", "0", "não"},
-		{anaID, "Ana Lima", ana.cpf, "2024-03-06", "", "0", "480", "0", "0", "-480", "sim", "0", "não", "0", "0", "0", "0", "", "", "0", "0", "sim"},
-		{anaID, "Ana Lima", ana.cpf, "2024-03-07", "07:55 entrada (ajuste pendente) | 12:00 almoço | 13:00 retorno almoço | 17:00 saída", "485", "480", "0", "0", "0", "não", "1", "não", "0", "0", "0", "0", "", "", "0", "0", "não"},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-04", "08:10 entrada | 12:00 almoço | 13:00 retorno almoço | 17:30 saída", "500", "480", "20", "10", "20", "não", "0", "não", "20", "0", "0", "0", "", "", "0", "0", "não", ""},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-05", "08:00 entrada | 12:00 almoço | 13:00 retorno almoço | 17:00 saída (ajustada)", "480", "480", "0", "0", "0", "não", "0", "não", "0", "0", "0", "0", "", "", "0", "0", "não", ""},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-06", "", "0", "480", "0", "0", "-480", "sim", "0", "não", "0", "0", "0", "0", "", "", "0", "0", "sim", ""},
+		{anaID, "Ana Lima", ana.cpf, "2024-03-07", "07:55 entrada (ajuste pendente) | 12:00 almoço | 13:00 retorno almoço | 17:00 saída", "485", "480", "0", "0", "0", "não", "1", "não", "0", "0", "0", "0", "", "", "0", "0", "não", ""},
 	} {
 		if got := strings.Join(rows[1+i], ";"); got != strings.Join(w, ";") {
 			t.Errorf("row %d:\n got %s\nwant %s", 1+i, got, strings.Join(w, ";"))
 		}
 	}
 	for i, w := range map[int][]string{
-		7:  {anaID, "Ana Lima", ana.cpf, "TOTAL", "", "1585", "2400", "140", "10", "-820", "2", "1", "", "140", "0", "0", "0", "", "0", "0", "0", ""},
-		14: {brunoID, "Bruno Reis", bruno.cpf, "TOTAL", "", "220", "1440", "0", "20", "-1220", "4", "0", "", "0", "0", "0", "0", "", "0", "0", "0", ""},
-		15: {"", "TOTAL DO DEPARTAMENTO Operações", "", "2024-03-04 a 2024-03-10", "", "1805", "3840", "140", "30", "-2040", "6", "1", "", "140", "0", "0", "0", "", "0", "0", "0", ""},
+		7:  {anaID, "Ana Lima", ana.cpf, "TOTAL", "", "1585", "2400", "140", "10", "-820", "2", "1", "", "140", "0", "0", "0", "", "0", "0", "0", "", ""},
+		14: {brunoID, "Bruno Reis", bruno.cpf, "TOTAL", "", "220", "1440", "0", "20", "-1220", "4", "0", "", "0", "0", "0", "0", "", "0", "0", "0", "", ""},
+		15: {"", "TOTAL DO DEPARTAMENTO Operações", "", "2024-03-04 a 2024-03-10", "", "1805", "3840", "140", "30", "-2040", "6", "1", "", "140", "0", "0", "0", "", "0", "0", "0", "", ""},
 	} {
 		if got := strings.Join(rows[i], ";"); got != strings.Join(w, ";") {
 			t.Errorf("row %d:\n got %s\nwant %s", i, got, strings.Join(w, ";"))
