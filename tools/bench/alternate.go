@@ -56,13 +56,13 @@ func p50Ratio(num load.Result, den *load.Result) *float64 {
 	return &v
 }
 
-// alternateReport times st's report (JSON or CSV) at addr in turns with
-// its raw read and its SQL. The order rotates each round, so that each
-// takes every place in it in turn, never always first or always last.
-func (r *runner) alternateReport(ctx context.Context, addr string, st *reportState, csv bool) (*Alternated, error) {
-	report := reportOp(st, csv)
+// alternateReport times report (st's report, JSON or CSV, or its payroll
+// export) at addr in turns with its raw read and its SQL, which reads
+// from sqlFrom. The order rotates each round, so that each takes every
+// place in it in turn, never always first or always last.
+func (r *runner) alternateReport(ctx context.Context, addr string, st *reportState, report load.Op, sqlFrom time.Time) (*Alternated, error) {
 	all := st.params(st.staff, r.data.Inicio)
-	sqlParams := st.params(st.staff, reportFrom(r.data.Inicio, csv))
+	sqlParams := st.params(st.staff, sqlFrom)
 	db := r.pools["timekeeping"]
 	reports, reads, sqls := load.NewLatencies(), load.NewLatencies(), load.NewLatencies()
 	var round int

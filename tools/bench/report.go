@@ -293,7 +293,7 @@ func (rep *Report) finish(r *runner) {
 				Got: fmt.Sprintf("%.2f", *v), Met: *v <= 1.5})
 		}
 	}
-	for _, w := range []string{"report-json", "report-csv"} {
+	for _, w := range []string{"report-json", "report-csv", "export-csv"} {
 		if row := rep.row(w, ColumnService); row != nil {
 			report(w, "leitura ordenada das marcações", row.RatioRawAlternated, row.RatioRaw)
 			report(w, "SQL do relatório", row.RatioSQLAlternated, row.Ratio)

@@ -72,6 +72,7 @@ func (r *runner) workloads(rep *Report) []workload {
 	report := &reportState{}
 	receipt := &receiptState{}
 	today := &todayState{}
+	export := &reportState{}
 	return []workload{
 		// The shift changes come first: their employees (the spread
 		// workload's) have not punched yet in their workday (shiftPool).
@@ -124,14 +125,22 @@ func (r *runner) workloads(rep *Report) []workload {
 			prepare: func(ctx context.Context) error { return r.prepareReport(ctx, rep, report, false) },
 			op:      func(string) load.Op { return reportOp(report, false) },
 			alternate: func(ctx context.Context, addr string) (*Alternated, error) {
-				return r.alternateReport(ctx, addr, report, false)
+				return r.alternateReport(ctx, addr, report, reportOp(report, false), reportFrom(r.data.Inicio, false))
 			}},
 		{name: "report-csv", title: fmt.Sprintf("relatório CSV, %d func.", r.data.Size.BigDepartment),
 			service: "timekeeping", also: []string{"employee"}, conns: 1, floor: "report-csv",
 			prepare: func(ctx context.Context) error { return r.prepareReport(ctx, rep, report, true) },
 			op:      func(string) load.Op { return reportOp(report, true) },
 			alternate: func(ctx context.Context, addr string) (*Alternated, error) {
-				return r.alternateReport(ctx, addr, report, true)
+				return r.alternateReport(ctx, addr, report, reportOp(report, true), reportFrom(r.data.Inicio, true))
+			}},
+		{name: "export-csv", title: fmt.Sprintf("exportação para a folha, CSV, %d func.", r.data.Size.BigCompany),
+			service: "timekeeping", also: []string{"employee"}, conns: 1, floor: "export-csv",
+			prepare: func(ctx context.Context) error { return r.prepareExport(ctx, rep, export) },
+			op:      func(string) load.Op { return exportOp(export) },
+			alternate: func(ctx context.Context, addr string) (*Alternated, error) {
+				// The engine reads from the DSR's look-back, as the JSON report.
+				return r.alternateReport(ctx, addr, export, exportOp(export), reportFrom(r.data.Inicio, false))
 			}},
 		{name: "today", title: fmt.Sprintf("painel Hoje, empresa de %d func.", r.data.Size.BigCompany),
 			service: "timekeeping", also: []string{"employee", "company-billing"}, conns: 1, floor: "today",

@@ -31,7 +31,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Short, "short", false, "variante curta: dados pequenos, ~2 s por carga; só verifica que nada falha")
 	fs.DurationVar(&opts.Duration, "duration", 0, "duração medida de cada carga (padrão 15s; curta 1.5s)")
 	fs.DurationVar(&opts.Soak, "soak", 0, "duração do soak, tráfego misto ao fim com RSS e goroutines de cada serviço (padrão 10m; curta 3s; 0 não roda)")
-	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, today, photo, receipt, soak")
+	fs.StringVar(&only, "only", "", "só as cargas cujo nome contém um destes (separados por vírgula): clockin, login, refresh, report, export, today, photo, receipt, soak")
 	fs.BoolVar(&opts.Pprof, "pprof", false, "liga HTTP_PPROF nos serviços e salva um perfil de CPU de cada carga")
 	fs.BoolVar(&opts.Keep, "keep", false, "não apagar os bancos ao terminar")
 	fs.IntVar(&opts.Scale, "scale", 1, "multiplica as marcações semeadas com empresas de fundo (BENCH_SCALE); acima de 1, compara com uma execução 1×")

@@ -36,8 +36,14 @@ const (
 var TiposAfastamento = []string{"ferias", "doenca", "acidente_trabalho", "maternidade", "paternidade", "casamento",
 	"falecimento", "doacao_sangue", "servico_militar", "suspensao", "nao_remunerada", "outro"}
 
-// Eventos lists every event in the export's order.
-func Eventos() []string {
+// Eventos lists every event in the export's order (a copy of ordem).
+func Eventos() []string { return slices.Clone(ordem) }
+
+// ordem is every event in the export's order, built once: the export
+// walks it for each employee.
+var ordem = eventos()
+
+func eventos() []string {
 	out := []string{Extras50, Extras100, Noturnos, NoturnosReduzidos, Atrasos, Faltas, DSRPerdidos, BancoPago,
 		BancoDescontado, IntervaloSuprimido, Interjornada}
 	for _, t := range TiposAfastamento {
@@ -65,7 +71,7 @@ func itoa3(n int) string {
 }
 
 // Conhecido reports whether evento is one of ponto's events.
-func Conhecido(evento string) bool { return slices.Contains(Eventos(), evento) }
+func Conhecido(evento string) bool { return slices.Contains(ordem, evento) }
 
 // codigoValido: up to 20 letters, digits, dots, dashes or underscores
 // ("" leaves the event out of the export).

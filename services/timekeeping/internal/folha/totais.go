@@ -56,27 +56,30 @@ type Lancamento struct {
 // Lancamentos are t's non-zero events under the codes of mapa, in the
 // order of Eventos; an event mapped to "" is left out.
 func (t *TotaisFuncionario) Lancamentos(mapa map[string]string) []Lancamento {
-	minutos := map[string]int{Extras50: t.Extras50, Extras100: t.Extras100, Noturnos: t.Noturnos,
-		NoturnosReduzidos: t.NoturnosReduzidos, Atrasos: t.Atrasos, BancoPago: t.BancoPago,
-		BancoDescontado: t.BancoDescontado, IntervaloSuprimido: t.IntervaloSuprimido, Interjornada: t.Interjornada}
 	var out []Lancamento
-	for _, ev := range Eventos() {
+	for _, ev := range ordem {
 		codigo := mapa[ev]
 		if codigo == "" {
 			continue
 		}
 		l := Lancamento{Funcionario: t, Evento: ev, Codigo: codigo}
+		// dias is the event's days when it counts them (contaDias); the
+		// pointer is taken only for an event kept.
+		dias, contaDias := 0, true
 		switch {
 		case ev == Faltas:
-			l.Minutos, l.Dias = t.FaltasMinutos, ptr(t.FaltasDias)
+			l.Minutos, dias = t.FaltasMinutos, t.FaltasDias
 		case ev == DSRPerdidos:
-			l.Dias, l.EmDias = ptr(t.DSRPerdidos), true
+			dias, l.EmDias = t.DSRPerdidos, true
 		case len(ev) > len(PrefixoAfastamento) && ev[:len(PrefixoAfastamento)] == PrefixoAfastamento:
-			l.Dias, l.EmDias = ptr(t.Afastamentos[ev[len(PrefixoAfastamento):]]), true
+			dias, l.EmDias = t.Afastamentos[ev[len(PrefixoAfastamento):]], true
 		default:
-			l.Minutos = minutos[ev]
+			l.Minutos, contaDias = t.minutos(ev), false
 		}
-		if l.Minutos != 0 || (l.Dias != nil && *l.Dias != 0) {
+		if l.Minutos != 0 || dias != 0 {
+			if contaDias {
+				l.Dias = ptr(dias)
+			}
 			out = append(out, l)
 		}
 	}
@@ -84,3 +87,28 @@ func (t *TotaisFuncionario) Lancamentos(mapa map[string]string) []Lancamento {
 }
 
 func ptr(n int) *int { return &n }
+
+// minutos is t's figure for an event counted in minutes (0 for others).
+func (t *TotaisFuncionario) minutos(ev string) int {
+	switch ev {
+	case Extras50:
+		return t.Extras50
+	case Extras100:
+		return t.Extras100
+	case Noturnos:
+		return t.Noturnos
+	case NoturnosReduzidos:
+		return t.NoturnosReduzidos
+	case Atrasos:
+		return t.Atrasos
+	case BancoPago:
+		return t.BancoPago
+	case BancoDescontado:
+		return t.BancoDescontado
+	case IntervaloSuprimido:
+		return t.IntervaloSuprimido
+	case Interjornada:
+		return t.Interjornada
+	}
+	return 0
+}

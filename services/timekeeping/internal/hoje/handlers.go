@@ -121,11 +121,11 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, f Filtro) (Hoje, 
 	if err := g.Wait(); err != nil {
 		return Hoje{}, err
 	}
-	membros, funcs, err := listed(roster, f.Departamento, estab, zone)
+	escalas, err := apuracao.EscalasOf(roster.Escalas)
 	if err != nil {
 		return Hoje{}, err
 	}
-	escalas, err := apuracao.EscalasOf(roster.Escalas)
+	membros, funcs, err := listed(roster, escalas, f.Departamento, estab, zone)
 	if err != nil {
 		return Hoje{}, err
 	}
@@ -149,10 +149,11 @@ func (h *Handlers) Build(ctx context.Context, empresaID int64, f Filtro) (Hoje, 
 
 // listed are roster's employees of department dep and establishment
 // estab (nil: any; as the employee service names it, 0 the principal), as
-// Membro and as the report reads them.
-func listed(roster employee.Empresa, dep string, estab *int64, zone *time.Location) ([]Membro, []employee.Funcionario, error) {
-	var membros []Membro
-	var funcs []employee.Funcionario
+// Membro and as the report reads them; escalas are roster's schedules read
+// once (EscalasOf), shared rather than read again per employee.
+func listed(roster employee.Empresa, escalas map[int64]*core.Escala, dep string, estab *int64, zone *time.Location) ([]Membro, []employee.Funcionario, error) {
+	membros := make([]Membro, 0, len(roster.Funcionarios))
+	funcs := make([]employee.Funcionario, 0, len(roster.Funcionarios))
 	for i, f := range roster.Funcionarios {
 		if !inDepartamento(roster.Departamentos[i], dep) || (estab != nil && roster.Estabelecimentos[i] != *estab) {
 			continue
@@ -167,7 +168,7 @@ func listed(roster employee.Empresa, dep string, estab *int64, zone *time.Locati
 		}
 		var e *core.Escala
 		if f.Escala != nil {
-			e = f.Escala.Core()
+			e = escalas[f.EscalaTrabalhoID]
 		}
 		membros = append(membros, Membro{ID: f.ID, Nome: f.Nome, Departamento: roster.Departamentos[i], Escala: e, Zona: loc})
 		funcs = append(funcs, f)

@@ -129,7 +129,11 @@ func minutoDe(hoje, now time.Time, loc *time.Location) int {
 // hhmm spells minutes after midnight as the clock shows them (past 24:00
 // for a night shift's next morning).
 func hhmm(m int) string {
-	return fmt.Sprintf("%02d:%02d", m/60, ((m%60)+60)%60)
+	h, mm := m/60, ((m%60)+60)%60
+	if h < 0 || h > 99 { // out of the two digits the fast path writes
+		return fmt.Sprintf("%02d:%02d", h, mm)
+	}
+	return string([]byte{byte('0' + h/10), byte('0' + h%10), ':', byte('0' + mm/10), byte('0' + mm%10)})
 }
 
 // Count sums the people by situation, every situation present.

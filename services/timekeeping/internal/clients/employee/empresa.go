@@ -26,15 +26,19 @@ func (c *Client) Empresa(ctx context.Context, empresaID int64) (Empresa, error) 
 	e := Empresa{Funcionarios: make([]Funcionario, len(out.Funcionarios)),
 		Departamentos: make([]string, len(out.Funcionarios)), Estabelecimentos: make([]int64, len(out.Funcionarios)),
 		Escalas: make(map[int64]Escala, len(out.Escalas))}
+	// One copy of each schedule, which its employees point to.
+	shared := make(map[int64]*Escala, len(out.Escalas))
 	for _, s := range out.Escalas {
 		e.Escalas[s.ID] = Escala(s)
+		c := Escala(s)
+		shared[s.ID] = &c
 	}
 	for i, m := range out.Funcionarios {
 		f := Funcionario{Funcionario: employeeapi.Funcionario{ID: m.ID, Nome: m.Nome, Cargo: m.Cargo, CPF: m.CPF,
 			Ativo: m.Ativo, Segmento: m.Segmento, EscalaTrabalhoID: m.EscalaTrabalhoID, DataAdmissao: m.DataAdmissao,
 			FusoHorario: m.FusoHorario, EmpresaID: empresaID, Email: m.Email}}
-		if s, ok := e.Escalas[m.EscalaTrabalhoID]; ok {
-			f.Escala = &s
+		if s, ok := shared[m.EscalaTrabalhoID]; ok {
+			f.Escala = s
 		}
 		e.Funcionarios[i], e.Departamentos[i], e.Estabelecimentos[i] = f, m.Departamento, m.EstabelecimentoID
 	}
