@@ -155,6 +155,7 @@ type dependencies struct {
 //	DEL  /registropontos/quiosques/pin/{funcionarioId}       company    quiosque
 //	POST /registropontos/quiosques/cracha/{funcionarioId}    company    quiosque
 //	GET  /registropontos/quiosque, POST .../identificar|marcar kiosk credential quiosque
+//	PUT  /registropontos/quiosque/chave, POST .../offline    kiosk credential quiosque
 //	POST /registropontos/funcionario/{funcionarioId}/afastamentos company afastamento
 //	GET  /registropontos/funcionario/{funcionarioId}/afastamentos both (employee: himself) afastamento
 //	GET  /registropontos/afastamentos                        company    afastamento
@@ -195,10 +196,11 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 	quiosques := &quiosque.Handlers{Store: quiosque.NewStore(d.db), Ledger: registros.Ledger(),
 		Employees: clockInEmployees, Zones: zones, Places: places, Clock: d.clock, Limits: d.quiosqueLimits, Budgets: d.quiosqueBudgets,
 		Verificacao: d.verificacaoURL}
+	devices := dispositivo.NewStore(d.db)
+	quiosques.Limites = dispositivo.NewVerifier(devices)
 	quiosques.Kiosk(srv.Public)
 	public := srv.Public.Group("", verifier.Middleware())
 	quiosques.Public(public)
-	devices := dispositivo.NewStore(d.db)
 	registro.NewHandlers(registros, clockInEmployees, d.clock, places, zones).
 		WithDevices(dispositivo.NewVerifier(devices)).Public(public)
 	(&dispositivo.Handlers{Store: devices, Clock: d.clock}).Public(public)

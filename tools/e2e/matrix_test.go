@@ -298,6 +298,12 @@ func rows() []row {
 		{"POST", "/registropontos/quiosque/marcar", jsonPost("/registropontos/quiosque/marcar", func(*matrix) any {
 			return map[string]string{"cracha": "PONTO-CRACHA-X"}
 		}), everyone(unath)},
+		{"PUT", "/registropontos/quiosque/chave", put(fixed("/registropontos/quiosque/chave"), func(*matrix) any {
+			return map[string]string{"chavePublica": "bm90IGEga2V5"}
+		}), everyone(unath)},
+		{"POST", "/registropontos/quiosque/offline", jsonPost("/registropontos/quiosque/offline", func(*matrix) any {
+			return map[string]any{"marcacoes": []map[string]string{{"id": "q-1", "cracha": "PONTO-CRACHA-X"}}}
+		}), everyone(unath)},
 		// Public: a receipt's check needs no token, and any token is ignored.
 		{"GET", "/verificacao/{hash}", get(func(m *matrix) string { return "/verificacao/" + m.r1.str("hash") }),
 			everyone(http.StatusOK)},

@@ -9,7 +9,10 @@
 //      seconds; the employee punches with CPF and PIN on the keypad (his
 //      name and next tipo shown before he confirms, then the receipt's QR
 //      code), a wrong PIN is refused, then he punches with the badge's
-//      typed code; the AFD shows the kiosk's collector code.
+//      typed code; the AFD shows the kiosk's collector code;
+//   5. off-line (context.setOffline), a badge punch is queued signed by
+//      the kiosk's key ("aguardando conexão"); back on-line it is sent
+//      and the AFD shows it with flag 1 and the kiosk's collector code.
 //
 // Every new page is checked with axe-core (no serious or critical
 // violation) and photographed at 360 and 1280 px under PONTO_SHOTS.
@@ -295,15 +298,33 @@ async function kiosk(page, { codigo, cracha }) {
   await page.waitForSelector("#q-principal:not([hidden])");
 }
 
+// kioskOffline queues a badge punch while the kiosk is off-line, then
+// sees it sent when the connection returns.
+async function kioskOffline(ctx, page, { cracha }) {
+  await page.waitForSelector("#quiosque[data-offline='pronto']");
+  await ctx.setOffline(true);
+  await page.fill("#q-cracha", cracha);
+  await page.click("#q-entrar-cracha");
+  await page.waitForSelector("#q-fila:not([hidden])");
+  check((await page.locator("#q-fila").textContent()) === "1 marcação aguardando conexão", "the queued punch is shown waiting");
+  check((await page.locator("#q-aviso").textContent()).includes("aguardando conexão"), "the kiosk says the punch waits for the connection");
+  check(await page.locator("#q-identificar").isVisible(), "the kiosk is ready for the next employee");
+  await capture(page, "quiosque-offline");
+  await ctx.setOffline(false);
+  await page.waitForSelector("#q-fila", { state: "hidden", timeout: 30000 });
+  check(page.cspErrors.length === 0, "no error while sending the queue: " + page.cspErrors.join(" | "));
+}
+
 async function afdShowsTheKiosk(page) {
   const day = (ms) => new Date(Date.now() + ms).toISOString().slice(0, 10);
   const resp = await page.request.get(`${base}/empresa/afd.txt?inicio=${day(-86400000)}&fim=${day(0)}`);
   check(resp.ok(), "the AFD downloads: " + resp.status());
   const punches = (await resp.text()).split("\r\n").filter((l) => l.length >= 73 && l[9] === "7");
-  check(punches.length === 2, "the AFD has the two punches: " + punches.length);
-  for (const l of punches) {
-    check(l.slice(70, 72) === "02" && l[72] === "0", "a kiosk punch carries its collector code 02, on-line: " + l.slice(0, 80));
-  }
+  check(punches.length === 3, "the AFD has the three punches: " + punches.length);
+  punches.forEach((l, i) => {
+    const flag = i < 2 ? "0" : "1"; // the third was made off-line
+    check(l.slice(70, 72) === "02" && l[72] === flag, `kiosk punch ${i + 1} carries its collector code 02 and flag ${flag}: ` + l.slice(0, 80));
+  });
   await goto(page, "/empresa/quiosques");
   check(await page.locator("table tr", { hasText: "Portaria" }).getByText("nunca").count() === 0, "the kiosk's last use is shown");
 }
@@ -319,6 +340,7 @@ async function main() {
     const codes = await companyKiosk(co.page);
     const k = await newContext(browser, 1280);
     await kiosk(k.page, codes);
+    await kioskOffline(k.ctx, k.page, codes);
     await afdShowsTheKiosk(co.page);
     log("ok");
   } finally {

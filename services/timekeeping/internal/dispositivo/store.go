@@ -197,11 +197,21 @@ func (v *Verifier) Of(ctx context.Context, empresaID, funcionarioID, id int64) (
 	if d.RevogadoEm != nil {
 		return Chave{}, ErrRevogado
 	}
-	pub, err := x509.ParsePKIXPublicKey(d.chave)
+	return NovaChave(id, d.chave, d.desvio)
+}
+
+// NovaChave is the key stored as der (SPKI) for signer id (a device or a
+// kiosk), whose clock skew was desvio at its last on-line contact.
+func NovaChave(id int64, der []byte, desvio *time.Duration) (Chave, error) {
+	pub, err := x509.ParsePKIXPublicKey(der)
 	if err != nil {
 		return Chave{}, fmt.Errorf("dispositivo %d: stored key: %w", id, err)
 	}
-	return Chave{ID: id, Desvio: d.desvio, key: pub.(*ecdsa.PublicKey)}, nil
+	k, ok := pub.(*ecdsa.PublicKey)
+	if !ok {
+		return Chave{}, fmt.Errorf("dispositivo %d: stored key is not ECDSA", id)
+	}
+	return Chave{ID: id, Desvio: desvio, key: k}, nil
 }
 
 // Check verifies a's signature sig with k: ErrAssinatura when it does not

@@ -36,11 +36,18 @@ type Assinada struct {
 	ID            string // the punch's random id (its Idempotency-Key)
 	Horario       string // the device's time, ISO 8601 as sent
 	Endereco      string // "lat, lng" as sent, "" when none
+	// Cracha is the badge a kiosk read (DispositivoID is then the
+	// kiosk's): its own tag, so that no device's signature is a kiosk's.
+	Cracha string
 }
 
 // Mensagem is the signed text: fields joined by "\n" after a version tag,
 // so that no field can be moved into another.
 func (a Assinada) Mensagem() []byte {
+	if a.Cracha != "" {
+		return []byte(strings.Join([]string{"ponto-quiosque-1", strconv.FormatInt(a.DispositivoID, 10), a.ID, a.Horario,
+			a.Endereco, a.Cracha}, "\n"))
+	}
 	return []byte(strings.Join([]string{"ponto-offline-1", strconv.FormatInt(a.DispositivoID, 10), a.ID, a.Horario,
 		a.Endereco}, "\n"))
 }

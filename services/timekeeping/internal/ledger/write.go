@@ -107,7 +107,10 @@ func (pl *plan) punchColumns() []any {
 			locals[i], distancias[i], foras[i] = &g.LocalTrabalhoID, &d, &g.Fora
 		}
 		if o := p.offline; o != nil {
-			gravados[i], dispositivos[i], divergentes[i] = p.Gravacao, &o.DispositivoID, &o.Divergente
+			gravados[i], divergentes[i] = p.Gravacao, &o.Divergente
+			if o.DispositivoID != 0 { // a kiosk's punch names no employee's device
+				dispositivos[i] = &o.DispositivoID
+			}
 		}
 	}
 	return []any{empresas, estabs, funcionarios, jornadas, horarios, tipos, localizacoes, nsrs, hashes, cpfs, fusos,

@@ -57,7 +57,9 @@ type Handlers struct {
 	Employees Employees
 	Zones     Zones
 	Places    registro.Geofencer
-	Clock     *clock.Clock
+	// Limites is the company's age limit of off-line punches.
+	Limites LimiteDias
+	Clock   *clock.Clock
 	// Limits, when set, bounds each kiosk's and each employee's requests
 	// (pkg/ratelimit); nil: unbounded.
 	Limits  *ratelimit.Limiter
@@ -74,6 +76,8 @@ func (h *Handlers) Kiosk(r fiber.Router) {
 	r.Get("/registropontos/quiosque", h.kiosk, h.self)
 	r.Post("/registropontos/quiosque/identificar", h.kiosk, h.identify)
 	r.Post("/registropontos/quiosque/marcar", h.kiosk, h.clockIn)
+	r.Put("/registropontos/quiosque/chave", h.kiosk, h.setChave)
+	r.Post("/registropontos/quiosque/offline", h.kiosk, h.offline)
 }
 
 // Public mounts the company's and the employee's routes on r, which must
@@ -401,7 +405,7 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.record(ctx, q, f, loc, key)
+	r, _, err := h.record(ctx, q, f, loc, key, nil)
 	if err != nil {
 		return err
 	}
@@ -421,24 +425,26 @@ func (h *Handlers) clockIn(c *fiber.Ctx) error {
 }
 
 // record writes f's punch at the kiosk through the ledger, on his
-// establishment's chain.
-func (h *Handlers) record(ctx context.Context, q Quiosque, f employee.Funcionario, loc string, key *string) (ledger.Row, error) {
+// establishment's chain (off set: made off-line); replayed when its key
+// was recorded before.
+func (h *Handlers) record(ctx context.Context, q Quiosque, f employee.Funcionario, loc string, key *string,
+	off *ledger.Offline) (ledger.Row, bool, error) {
 	zone, err := h.Zones.Funcionario(ctx, q.EmpresaID, f.FusoHorario)
 	if err != nil {
-		return ledger.Row{}, err
+		return ledger.Row{}, false, err
 	}
 	var g *ledger.Geofence
 	if loc != "" {
 		if g, err = h.Places.Geofence(ctx, q.EmpresaID, loc); err != nil {
-			return ledger.Row{}, err
+			return ledger.Row{}, false, err
 		}
 	}
 	chain, err := h.Ledger.ChainOf(ctx, q.EmpresaID, f.EstabelecimentoID)
 	if err != nil {
-		return ledger.Row{}, err
+		return ledger.Row{}, false, err
 	}
-	r, _, _, err := h.Ledger.ClockIn(ctx, ledger.Marcacao{EmpresaID: q.EmpresaID,
+	r, _, replayed, err := h.Ledger.ClockIn(ctx, ledger.Marcacao{EmpresaID: q.EmpresaID,
 		EstabelecimentoID: chain.EstabelecimentoID, FuncionarioID: f.ID, CPF: f.CPF, Nome: f.Nome, Localizacao: loc,
-		IdempotencyKey: key, Local: g, Coletor: q.Coletor, Zone: zone, Escala: f.Schedule()})
-	return r, err
+		IdempotencyKey: key, Local: g, Coletor: q.Coletor, Zone: zone, Escala: f.Schedule(), Offline: off})
+	return r, replayed, err
 }

@@ -193,3 +193,35 @@ func (s *Store) LastTipo(ctx context.Context, funcionarioID int64, jornada time.
 	}
 	return tipo, nil
 }
+
+// SetChave keeps kiosk id's off-line public key (SPKI DER), replacing any
+// former one, with its clock skew now.
+func (s *Store) SetChave(ctx context.Context, id int64, der []byte, desvioMS *int64) error {
+	if _, err := s.db.Exec(ctx, `UPDATE quiosques SET chave_publica = $2, desvio_ms = $3 WHERE id = $1`,
+		id, der, desvioMS); err != nil {
+		return fmt.Errorf("quiosque: set key: %w", err)
+	}
+	return nil
+}
+
+// Chave reads kiosk id's off-line key and last clock skew (nil der: none
+// registered).
+func (s *Store) Chave(ctx context.Context, id int64) ([]byte, *int64, error) {
+	var der []byte
+	var ms *int64
+	if err := s.db.QueryRow(ctx, `SELECT chave_publica, desvio_ms FROM quiosques WHERE id = $1`, id).
+		Scan(&der, &ms); err != nil {
+		return nil, nil, fmt.Errorf("quiosque: key: %w", err)
+	}
+	return der, ms, nil
+}
+
+// Touch records kiosk id's clock skew at an on-line contact (nil: the last
+// measure kept).
+func (s *Store) Touch(ctx context.Context, id int64, desvioMS *int64) error {
+	if _, err := s.db.Exec(ctx, `UPDATE quiosques SET desvio_ms = coalesce($2, desvio_ms) WHERE id = $1`,
+		id, desvioMS); err != nil {
+		return fmt.Errorf("quiosque: touch: %w", err)
+	}
+	return nil
+}

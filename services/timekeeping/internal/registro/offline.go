@@ -172,12 +172,9 @@ func (h *Handlers) offlineOne(ctx context.Context, m Marcacao, key dispositivo.C
 	if err := key.Check(signed, p.Assinatura); err != nil {
 		return OfflineResultado{}, err
 	}
-	divergente, err := core.AvaliarOffline(horario, now, key.Desvio, desvio, limites)
-	switch {
-	case errors.Is(err, core.ErrOfflineFutura):
-		return OfflineResultado{}, errFutura
-	case errors.Is(err, core.ErrOfflineAntiga):
-		return OfflineResultado{}, errAntiga
+	divergente, err := AvaliarOffline(horario, now, key.Desvio, desvio, limites)
+	if err != nil {
+		return OfflineResultado{}, err
 	}
 	if endereco != "" {
 		if m.Local, err = h.places.Geofence(ctx, m.EmpresaID, endereco); err != nil {
@@ -198,4 +195,17 @@ func (h *Handlers) offlineOne(ctx context.Context, m Marcacao, key dispositivo.C
 		out.Status, out.Resultado = http.StatusOK, "repetida"
 	}
 	return out, nil
+}
+
+// AvaliarOffline is core.AvaliarOffline with its refusals as 400s
+// (marcacao_futura, marcacao_antiga): the kiosk's off-line punches share it.
+func AvaliarOffline(horario, now time.Time, antes, agora *time.Duration, limites core.LimitesOffline) (bool, error) {
+	divergente, err := core.AvaliarOffline(horario, now, antes, agora, limites)
+	switch {
+	case errors.Is(err, core.ErrOfflineFutura):
+		return false, errFutura
+	case errors.Is(err, core.ErrOfflineAntiga):
+		return false, errAntiga
+	}
+	return divergente, nil
 }

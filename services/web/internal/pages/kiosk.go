@@ -24,11 +24,16 @@ const kioskHeader = "X-Quiosque-Credencial"
 // maxKioskBody bounds a relayed kiosk request (a CPF and PIN, or a badge).
 const maxKioskBody = 4 << 10
 
+// maxKioskBatch bounds a relayed batch of off-line punches (up to 100).
+const maxKioskBatch = 64 << 10
+
 func (p *Pages) kioskRoutes(app *fiber.App) {
 	app.Get("/quiosque", p.kioskPage)
 	app.Get("/quiosque/estado", p.kioskRelay(http.MethodGet, "/registropontos/quiosque"))
 	app.Post("/quiosque/identificar", p.kioskRelay(http.MethodPost, "/registropontos/quiosque/identificar"))
 	app.Post("/quiosque/marcar", p.kioskRelay(http.MethodPost, "/registropontos/quiosque/marcar"))
+	app.Put("/quiosque/chave", p.kioskRelay(http.MethodPut, "/registropontos/quiosque/chave"))
+	app.Post("/quiosque/offline", p.kioskRelaySized(http.MethodPost, "/registropontos/quiosque/offline", maxKioskBatch))
 	company := requireRole(session.RoleEmpresa, "/empresa/entrar")
 	app.Get("/empresa/quiosques", company, p.kiosks)
 	app.Post("/empresa/quiosques", company, p.createKiosk)
@@ -58,15 +63,20 @@ func (p *Pages) kioskPage(c *fiber.Ctx) error {
 // kioskRelay passes the kiosk page's call on to the API with the kiosk's
 // credential (never a user's token) and answers the API's JSON as is.
 func (p *Pages) kioskRelay(method, path string) fiber.Handler {
+	return p.kioskRelaySized(method, path, maxKioskBody)
+}
+
+// kioskRelaySized is kioskRelay for bodies up to maxBody bytes.
+func (p *Pages) kioskRelaySized(method, path string, maxBody int) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		cred := strings.TrimSpace(c.Get(kioskHeader))
-		if cred == "" || len(cred) > 100 || len(c.Body()) > maxKioskBody {
+		if cred == "" || len(cred) > 100 || len(c.Body()) > maxBody {
 			return c.Status(http.StatusUnauthorized).JSON(&api.Error{Code: "quiosque_invalido",
 				Message: "este aparelho não está cadastrado como quiosque"})
 		}
 		call := api.Call{Method: method, Path: path, Header: http.Header{"Authorization": {"Bearer " + cred}},
 			ClientIP: httpserver.ClientIP(c), RequestID: httpserver.RequestID(c)}
-		if method == http.MethodPost {
+		if method == http.MethodPost || method == http.MethodPut {
 			call.Body = &api.Raw{ContentType: fiber.MIMEApplicationJSON, Data: append([]byte(nil), c.Body()...)}
 		}
 		if key := c.Get("Idempotency-Key"); key != "" {

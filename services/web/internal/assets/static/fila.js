@@ -48,49 +48,62 @@ var PontoFila = (function () {
     return Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
   }
 
-  // garantirChave registers this device's key for employee funcionario
-  // once, while on-line.
-  function garantirChave(funcionario, csrf) {
-    return get("chaves", funcionario).then(function (k) {
+  // criarChave keeps a key for signer dono (an employee, or a kiosk as
+  // "quiosque:<id>"), created once: registrar(spkiBase64) sends its public
+  // half while on-line and resolves to the signer's id on the server.
+  function criarChave(dono, registrar) {
+    return get("chaves", dono).then(function (k) {
       if (k) { return k; }
       var par;
       return crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])
         .then(function (p) { par = p; return crypto.subtle.exportKey("spki", p.publicKey); })
-        .then(function (spki) {
-          return fetch("/ponto/dispositivos", {
-            method: "POST", credentials: "same-origin",
-            headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
-            body: JSON.stringify({ nome: (self.navigator && navigator.platform) || "navegador", chavePublica: b64(spki), horarioDispositivo: new Date().toISOString() })
-          });
-        })
-        .then(function (r) {
-          if (!r.ok) { throw new Error("registro do dispositivo: " + r.status); }
-          return r.json();
-        })
-        .then(function (d) {
-          var k = { funcionario: funcionario, dispositivoId: d.id, chave: par.privateKey };
+        .then(function (spki) { return registrar(b64(spki)); })
+        .then(function (id) {
+          var k = { funcionario: dono, dispositivoId: id, chave: par.privateKey };
           return put("chaves", k).then(function () { return k; });
         });
     });
   }
 
-  function mensagem(dispositivoId, id, horario, endereco) {
-    return new TextEncoder().encode(["ponto-offline-1", String(dispositivoId), id, horario, endereco].join("\n"));
+  // garantirChave registers this device's key for employee funcionario
+  // once, while on-line.
+  function garantirChave(funcionario, csrf) {
+    return criarChave(funcionario, function (spki) {
+      return fetch("/ponto/dispositivos", {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ nome: (self.navigator && navigator.platform) || "navegador", chavePublica: spki, horarioDispositivo: new Date().toISOString() })
+      }).then(function (r) {
+        if (!r.ok) { throw new Error("registro do dispositivo: " + r.status); }
+        return r.json();
+      }).then(function (d) { return d.id; });
+    });
+  }
+
+  // guardar signs punch m with dono's key over partes(signer id) joined by
+  // newlines and queues it: false when dono has no key yet.
+  function guardar(dono, m, partes) {
+    return get("chaves", dono).then(function (k) {
+      if (!k) { return false; }
+      var msg = new TextEncoder().encode(partes(k.dispositivoId).join("\n"));
+      return crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, k.chave, msg)
+        .then(function (sig) {
+          m.assinatura = b64(sig);
+          m.dispositivoId = k.dispositivoId;
+          m.funcionario = dono;
+          m.estado = AGUARDANDO;
+          return put("fila", m);
+        })
+        .then(function () { return m; });
+    });
   }
 
   // registrar keeps a punch made now, signed: false when this device has
   // no key yet (it never was on-line on this page).
   function registrar(funcionario, endereco, id) {
-    return get("chaves", funcionario).then(function (k) {
-      if (!k) { return false; }
-      var m = { id: id || aleatorio(), funcionario: funcionario, horario: new Date().toISOString(), endereco: endereco || "", estado: AGUARDANDO };
-      return crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, k.chave, mensagem(k.dispositivoId, m.id, m.horario, m.endereco))
-        .then(function (sig) {
-          m.assinatura = b64(sig);
-          m.dispositivoId = k.dispositivoId;
-          return put("fila", m);
-        })
-        .then(function () { return m; });
+    var m = { id: id || aleatorio(), horario: new Date().toISOString(), endereco: endereco || "" };
+    return guardar(funcionario, m, function (dispositivoId) {
+      return ["ponto-offline-1", String(dispositivoId), m.id, m.horario, m.endereco];
     });
   }
 
@@ -161,5 +174,6 @@ var PontoFila = (function () {
   function sessao(funcionario, csrf) { return put("meta", { nome: "sessao", funcionario: funcionario, csrf: csrf }); }
 
   return { TAG: TAG, AGUARDANDO: AGUARDANDO, ENVIADA: ENVIADA, RECUSADA: RECUSADA, garantirChave: garantirChave,
-    registrar: registrar, listar: listar, enviar: enviar, sessao: sessao, aleatorio: aleatorio };
+    registrar: registrar, listar: listar, enviar: enviar, sessao: sessao, aleatorio: aleatorio,
+    criarChave: criarChave, guardar: guardar, anotar: anotar };
 })();

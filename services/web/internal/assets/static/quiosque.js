@@ -3,13 +3,16 @@
 // their badge's QR code, see their name and next tipo, confirm, and get
 // the receipt's QR code. Every call goes through this site's relays
 // (/quiosque/...), which add the credential as the API's bearer token.
+// Off-line, a badge punch is queued signed by the kiosk's own key
+// (fila.js) and sent to /quiosque/offline when the connection returns;
+// CPF and PIN need the server (the PIN is checked and locked there).
 "use strict";
 
 (function () {
   var KEY = "ponto.quiosque.credencial";
   var csrf = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
   var $ = function (id) { return document.getElementById(id); };
-  var offset = 0, pending = null, idle = null;
+  var offset = 0, pending = null, idle = null, kioskId = 0;
 
   function cred() { return localStorage.getItem(KEY) || ""; }
 
@@ -43,6 +46,65 @@
       show("q-configurar", false);
       show("q-principal", true);
       reset();
+      kioskId = k.id;
+      return offlineKey().then(function () {
+        $("quiosque").setAttribute("data-offline", "pronto"); // badge punches can now be queued
+        return drain();
+      }).catch(function () { /* retried on the next load */ });
+    });
+  }
+
+  // ---- off-line: the kiosk's key and its queue (fila.js) ----------------
+  function owner() { return "quiosque:" + kioskId; }
+
+  function offlineKey() {
+    return PontoFila.criarChave(owner(), function (spki) {
+      return call("PUT", "/quiosque/chave", { chavePublica: spki, enviadoEm: new Date().toISOString() })
+        .then(function () { return kioskId; });
+    });
+  }
+
+  function queued() {
+    return PontoFila.listar(owner()).then(function (xs) {
+      var n = xs.filter(function (m) { return m.estado === PontoFila.AGUARDANDO; }).length;
+      $("q-fila").textContent = n ? n + (n === 1 ? " marcação aguardando conexão" : " marcações aguardando conexão") : "";
+      show("q-fila", n > 0);
+      return xs;
+    });
+  }
+
+  var draining = null;
+  // drain sends the queued badge punches, in punch order; a network or
+  // server failure keeps them for the next try.
+  function drain() {
+    if (!kioskId || draining) { return draining || Promise.resolve(); }
+    draining = queued().then(function (xs) {
+      var waiting = xs.filter(function (m) { return m.estado === PontoFila.AGUARDANDO; });
+      if (!waiting.length) { return; }
+      return call("POST", "/quiosque/offline", {
+        enviadoEm: new Date().toISOString(),
+        marcacoes: waiting.map(function (m) { return { id: m.id, horario: m.horario, endereco: m.endereco, cracha: m.cracha, assinatura: m.assinatura }; })
+      }).then(function (r) { return PontoFila.anotar(waiting, r.resultados || []); });
+    }).catch(function () {}).then(function () { draining = null; return queued(); });
+    return draining;
+  }
+  window.addEventListener("online", function () { drain(); });
+  setInterval(function () { if (navigator.onLine) { drain(); } }, 60000); // where "online" never fires
+
+  function offline(e) { return !navigator.onLine || (e && !e.status); }
+
+  // queueBadge keeps a badge punch made now while off-line.
+  function queueBadge(cracha) {
+    var m = { id: PontoFila.aleatorio(), horario: new Date().toISOString(), endereco: "", cracha: cracha };
+    return PontoFila.guardar(owner(), m, function (id) {
+      return ["ponto-quiosque-1", String(id), m.id, m.horario, m.endereco, m.cracha];
+    }).then(function (ok) {
+      if (!ok) { message("sem conexão e sem chave off-line: conecte o quiosque"); return; }
+      reset();
+      $("q-aviso").textContent = "Sem conexão: marcação guardada neste quiosque, aguardando conexão. Ela será enviada quando a conexão voltar.";
+      show("q-aviso", true);
+      idle = setTimeout(function () { show("q-aviso", false); }, 15000);
+      return queued();
     });
   }
 
@@ -102,6 +164,7 @@
 
   function identify(body) {
     message("");
+    show("q-aviso", false);
     return call("POST", "/quiosque/identificar", body).then(function (who) {
       pending = body;
       $("q-quem").textContent = who.nome;
@@ -111,10 +174,15 @@
       $("q-confirmar-botao").focus();
       stopCamera();
       idle = setTimeout(reset, 30000); // nobody confirmed: back to the start
-    }).catch(fail);
+    }).catch(function (e) {
+      // The connection fell during the call: a badge is queued all the same.
+      if (body.cracha && kioskId && offline(e)) { return queueBadge(body.cracha); }
+      fail(e);
+    });
   }
 
   function fail(e) {
+    if (offline(e)) { message("Sem conexão: use o crachá; CPF e PIN precisam de conexão."); return; }
     if (e.code === "csrf") { location.reload(); return; }
     if (e.status === 401) { localStorage.removeItem(KEY); location.reload(); return; }
     message(e.message);
@@ -126,7 +194,9 @@
   });
   $("form-cracha").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    identify({ cracha: $("q-cracha").value.trim() });
+    var cracha = $("q-cracha").value.trim();
+    if (kioskId && !navigator.onLine) { queueBadge(cracha); return; }
+    identify({ cracha: cracha });
   });
 
   function uuid() {
@@ -138,6 +208,7 @@
   $("q-confirmar-botao").addEventListener("click", function () {
     clearTimeout(idle);
     var body = pending;
+    if (body.cracha && kioskId && !navigator.onLine) { queueBadge(body.cracha); return; }
     $("q-confirmar-botao").disabled = true;
     call("POST", "/quiosque/marcar", body, { "Idempotency-Key": uuid() }).then(function (m) {
       $("q-recibo-nome").textContent = m.nome;
