@@ -244,7 +244,7 @@ func mountRoutes(srv *httpserver.Server, verifier *jwtauth.Verifier, d dependenc
 		Totais: &folha.Apuracao{Engine: apuracoes, Employees: d.employees, Zones: zones, Clock: d.clock,
 			DB: d.db}}).Public(public)
 
-	eventos.NewHandlers(d.db, zones, d.clock).Internal(srv.Internal, verifier)
+	eventos.NewHandlers(d.db, zones, d.clock).Forgetting(clockInEmployees.Forget).Internal(srv.Internal, verifier)
 }
 
 // employeeCache is the clock-in's employee cache (employee.Cached): its

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ponto/ponto/pkg/apierr"
 	"github.com/ponto/ponto/pkg/brdocs"
+	"github.com/ponto/ponto/pkg/changefeed"
 	"github.com/ponto/ponto/pkg/clock"
 	"github.com/ponto/ponto/pkg/jwtauth"
 	"github.com/ponto/ponto/pkg/validate"
@@ -132,11 +133,23 @@ type Handlers struct {
 	db    *pgxpool.Pool
 	zones Zones
 	clock *clock.Clock
+	// forget drops an employee's record from the clock-in's cache once
+	// his event is applied (nil: no cache).
+	forget func(...changefeed.Change)
 }
 
 // NewHandlers returns the handlers; clk stamps the records.
 func NewHandlers(db *pgxpool.Pool, zones Zones, clk *clock.Clock) *Handlers {
 	return &Handlers{db: db, zones: zones, clock: clk}
+}
+
+// Forgetting has an applied employee event drop his record from the
+// clock-in's cache at once: a punch after his move to another
+// establishment must not reach the old one's chain while the change feed
+// is on its way.
+func (h *Handlers) Forgetting(forget func(...changefeed.Change)) *Handlers {
+	h.forget = forget
+	return h
 }
 
 // Internal mounts POST /internal/eventos on r (the internal listener).
@@ -176,7 +189,11 @@ func (h *Handlers) receive(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	aplicado, err := Apply(ctx, h.db, e, h.clock.Now(), zone)
+	now := h.clock.Now()
+	aplicado, err := Apply(ctx, h.db, e, now, zone)
+	if err == nil && h.forget != nil && e.Funcionario != nil {
+		h.forget(changefeed.Change{EmpresaID: e.EmpresaID, FuncionarioID: e.Funcionario.ID, At: now})
+	}
 	var fora errForaDeOrdem
 	if errors.As(err, &fora) {
 		// The API error answer, with the one member only this route has.
