@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { cnpj } from "./documents.mjs";
 
 const require = createRequire(import.meta.url);
 const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -162,4 +163,27 @@ export async function submit(page, selector = "main form.formulario button[type=
 export async function expectNoError(page, what, selector = ".aviso.erro") {
   const err = await page.locator(selector).allTextContents();
   check(err.length === 0, `${what}: the page shows an error: ${err.join(" | ")}`);
+}
+
+// fillRegistration fills the company's registration form (a new CNPJ,
+// the basic plan) without sending it.
+export async function fillRegistration(page, nome, { email, password }) {
+  await page.fill("#nome", nome);
+  await page.fill("#razaoSocial", nome + " Ltda");
+  await page.fill("#cnpj", cnpj());
+  await page.fill("#dataAbertura", "01/02/2020");
+  await page.fill("#email", email);
+  await page.fill("#password", password);
+  await page.selectOption("#nomeDoPlano", "basic");
+}
+
+// fillSchedule fills the schedule form, 08:00 to 17:00 with lunch at
+// 12:00, over dias days, without sending it.
+export async function fillSchedule(page, dias) {
+  await page.fill("#nome", "Comercial");
+  await page.fill("#entrada", "08:00");
+  await page.fill("#saidaAlmoco", "12:00");
+  await page.fill("#retornoAlmoco", "13:00");
+  await page.fill("#saida", "17:00");
+  await page.fill("#dias", dias);
 }

@@ -17,9 +17,9 @@
 // Every new page is checked with axe-core (no serious or critical
 // violation) and photographed at 360 and 1280 px under PONTO_SHOTS.
 import {
-  capture, check, expectNoError, goto, log, need, newContext, run, submit, webtest,
+  capture, check, expectNoError, fillRegistration, fillSchedule, goto, log, need, newContext, run, submit, webtest,
 } from "./browser.mjs";
-import { cnpj, cpfDigits as cpf, masked } from "./documents.mjs";
+import { cpfDigits as cpf, masked } from "./documents.mjs";
 
 const { base } = webtest("quiosque", "TestWebQuiosque");
 const codesURL = need("PONTO_CODES_URL");
@@ -32,22 +32,11 @@ const employee = { nome: "Rita Quiosque", email: `rita-${runID}@portaria.test`, 
 
 async function companySetUp(page) {
   await goto(page, "/empresa/cadastro");
-  await page.fill("#nome", "Metalúrgica Portão");
-  await page.fill("#razaoSocial", "Metalúrgica Portão Ltda");
-  await page.fill("#cnpj", cnpj());
-  await page.fill("#dataAbertura", "01/02/2020");
-  await page.fill("#email", company.email);
-  await page.fill("#password", company.password);
-  await page.selectOption("#nomeDoPlano", "basic");
+  await fillRegistration(page, "Metalúrgica Portão", company);
   await submit(page);
   await expectNoError(page, "registration", ERRORS);
   await goto(page, "/empresa/escalas");
-  await page.fill("#nome", "Comercial");
-  await page.fill("#entrada", "08:00");
-  await page.fill("#saidaAlmoco", "12:00");
-  await page.fill("#retornoAlmoco", "13:00");
-  await page.fill("#saida", "17:00");
-  await page.fill("#dias", "7");
+  await fillSchedule(page, "7");
   await submit(page);
   await expectNoError(page, "schedule", ERRORS);
   await goto(page, "/empresa/departamentos");

@@ -16,9 +16,10 @@
 // flags and a fresh profile.
 import fs from "node:fs";
 import {
-  POSITION, capture, check, expectNoError, goto, log, navigate, need, newContext, run, submit, webtest,
+  POSITION, capture, check, expectNoError, fillRegistration, fillSchedule, goto, log, navigate, need, newContext,
+  run, submit, webtest,
 } from "./browser.mjs";
-import { cnpj, cpfDigits, digits, masked } from "./documents.mjs";
+import { cpfDigits, digits, masked } from "./documents.mjs";
 
 webtest("workday", "TestWebWorkday");
 const codesURL = need("PONTO_CODES_URL");
@@ -48,13 +49,7 @@ const semPosicao = { nome: "João Lima", email: `joao-${runID}@padaria.test`, cp
 async function companySetUp(page) {
   await goto(page, "/empresa/cadastro");
   await capture(page, "empresa-cadastro");
-  await page.fill("#nome", "Padaria Pão Quente");
-  await page.fill("#razaoSocial", "Padaria Pão Quente Ltda");
-  await page.fill("#cnpj", cnpj());
-  await page.fill("#dataAbertura", "01/02/2020");
-  await page.fill("#email", company.email);
-  await page.fill("#password", company.password);
-  await page.selectOption("#nomeDoPlano", "basic");
+  await fillRegistration(page, "Padaria Pão Quente", company);
   check(await page.locator("#fusoHorario").inputValue() === "America/Sao_Paulo", "registration offers Brasília's time by default");
   await submit(page);
   await expectNoError(page, "registration");
@@ -71,12 +66,7 @@ async function companySetUp(page) {
 
   // A bad schedule first: the API's message appears next to the field.
   await goto(page, "/empresa/escalas");
-  await page.fill("#nome", "Comercial");
-  await page.fill("#entrada", "08:00");
-  await page.fill("#saidaAlmoco", "12:00");
-  await page.fill("#retornoAlmoco", "13:00");
-  await page.fill("#saida", "17:00");
-  await page.fill("#dias", "9");
+  await fillSchedule(page, "9");
   await submit(page);
   check(await page.locator("#dias-erro").count() === 1, "a bad day count is shown next to its field");
   page.cspErrors = []; // the refused form's 400, expected
