@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -10,8 +9,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,47 +23,12 @@ import (
 // and the npm packages are installed by deploy/local/ensure-webtest.sh
 // (make test runs it); a missing one fails the test, never skips it.
 func TestWebWorkday(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is not installed: run deploy/local/ensure-webtest.sh (make test does)")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not installed: run deploy/local/ensure-webtest.sh (make test does)")
-	}
-	dir := filepath.Join(repoRoot(), "tools", "webtest")
-	for _, pkg := range []string{"playwright-core", "axe-core"} {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
-			t.Fatalf("%s is not installed in tools/webtest: run deploy/local/ensure-webtest.sh (make test does)", pkg)
-		}
-	}
+	w := needWebTools(t)
 	e := sharedEnv(t)
-	codes := e.serveCodes(t)
-	shots := filepath.Join(repoRoot(), ".data", "web")
-	if err := os.MkdirAll(shots, 0o750); err != nil {
-		t.Fatal(err)
-	}
-
 	// The whole workday, leaves included, on a shared 2-core machine.
-	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "workday.mjs"))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
-		"PONTO_URL="+e.stack.GatewayURL(),
-		"PONTO_CODES_URL="+codes,
-		"PONTO_CHROMIUM="+chromium,
-		"PONTO_SHOTS="+shots,
-		"PONTO_PHOTO="+filepath.Join(repoRoot(), "services", "media", "testdata", "rosto.webp"),
-	)
-	out, err := cmd.CombinedOutput()
-	t.Logf("workday.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("the browser workday failed: %v\n--- stack ---\n%s", err, e.tail(40))
-	}
-	if !strings.Contains(string(out), "workday: ok") {
-		t.Fatal("workday.mjs ended without reporting success")
-	}
+	w.run(t, e, "workday", "workday", 9*time.Minute,
+		"PONTO_CODES_URL="+e.serveCodes(t),
+		"PONTO_PHOTO="+filepath.Join(repoRoot(), "services", "media", "testdata", "rosto.webp"))
 }
 
 // serveCodes serves GET /?email=... on loopback: the next login code the
@@ -254,36 +216,14 @@ func TestWebCookieCopiedBeforeSairIsRefused(t *testing.T) {
 // parser, has the three in punch order with field 7 = 1, and its chain
 // verifies.
 func TestWebOfflinePunches(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is not installed: run deploy/local/ensure-webtest.sh (make test does)")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is not installed: run deploy/local/ensure-webtest.sh (make test does)")
-	}
-	dir := filepath.Join(repoRoot(), "tools", "webtest")
+	w := needWebTools(t)
 	e := sharedEnv(t)
 	c := e.registerCompany(t, "Padaria Off-line")
 	e.setUp(t, c)
 	f := e.hire(t, c, "Rita Campo")
 	cookie := sealSession(t, webSession{CSRF: "csrf-offline", Role: "funcionario", Token: f.Token, Refresh: f.Refresh,
 		EmpresaID: c.ID, FuncionarioID: f.ID, Nome: "Rita Campo", TZ: "America/Sao_Paulo", Expires: time.Now().Add(time.Hour).Unix()})
-	shots := filepath.Join(repoRoot(), ".data", "web")
-	if err := os.MkdirAll(shots, 0o750); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "offline.mjs"))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PONTO_URL="+e.stack.GatewayURL(), "PONTO_COOKIE="+cookie,
-		"PONTO_CHROMIUM="+chromium, "PONTO_SHOTS="+shots)
-	out, err := cmd.CombinedOutput()
-	t.Logf("offline.mjs:\n%s", out)
-	if err != nil || !strings.Contains(string(out), "offline: ok") {
-		t.Fatalf("the browser's off-line punches failed: %v\n--- stack ---\n%s", err, e.tail(40))
-	}
+	w.run(t, e, "offline", "off-line punches", 4*time.Minute, "PONTO_COOKIE="+cookie)
 	arq := e.afdOf(t, c, 0)  // verifies the chain
 	punches := arq.Marcacoes // the company's only employee's
 	if len(punches) != 3 {

@@ -12,74 +12,15 @@
 //
 // The Go test then reads the AFD. axe-core checks the page on-line, and
 // off-line with the queue shown.
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { chromium } from "playwright-core";
+import { POSITION, check, checkAxe, log, need, run, screenshot, webtest } from "./browser.mjs";
 
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-
-const base = need("PONTO_URL");
+const { base } = webtest("offline", "TestWebOfflinePunches");
 const cookie = need("PONTO_COOKIE");
-const chromiumPath = need("PONTO_CHROMIUM");
-const shots = need("PONTO_SHOTS");
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
-function need(name) {
-  const v = process.env[name];
-  if (!v) { throw new Error(`${name} is not set (run through go test ./tools/e2e -run TestWebOfflinePunches)`); }
-  return v;
-}
-
-function check(cond, what) {
-  if (!cond) { throw new Error("check failed: " + what); }
-}
-
-function log(...args) { console.log("offline:", ...args); }
-
-async function startChromium() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ponto-chromium-"));
-  const proc = spawn(chromiumPath, [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
-    { stdio: ["ignore", "ignore", "pipe"] });
-  const ws = await new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error("chromium did not start:\n" + err)), 30000);
-    proc.stderr.on("data", (d) => {
-      err += d;
-      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`chromium exited (${code}):\n${err}`)); });
-  });
-  const browser = await chromium.connectOverCDP(ws);
-  const exited = new Promise((resolve) => proc.on("exit", resolve));
-  const stop = async () => {
-    await browser.close().catch(() => {});
-    proc.kill("SIGTERM");
-    await exited;
-    try {
-      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-    } catch (e) {
-      log("profile not removed:", e.message);
-    }
-  };
-  return { browser, stop };
-}
-
+// axe checks the page and photographs it as the phone shows it.
 async function axe(page, name) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-  }));
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  check(bad.length === 0, `${name}: axe found ${bad.length} serious/critical violation(s):\n` +
-    bad.map((v) => `  ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`).join("\n"));
-  await page.screenshot({ path: path.join(shots, `${name}-360.png`) });
+  await checkAxe(page, name);
+  await screenshot(page, name, 360);
   log("axe clean:", name);
 }
 
@@ -98,101 +39,89 @@ async function waitQueue(page, want, what) {
   }
 }
 
-async function main() {
-  fs.mkdirSync(shots, { recursive: true });
-  const { browser, stop } = await startChromium();
-  try {
-    // The profile's own context: a new one would be incognito, where
-    // Chromium never offers to install an app.
-    const ctx = browser.contexts()[0];
-    await ctx.grantPermissions(["geolocation"], { origin: base });
-    await ctx.setGeolocation({ latitude: -23.55052, longitude: -46.633309 });
-    const url = new URL(base);
-    await ctx.addCookies([{ name: "ponto", value: cookie, domain: url.hostname, path: "/", httpOnly: true, sameSite: "Strict" }]);
-    const page = await ctx.newPage();
-    await page.setViewportSize({ width: 360, height: 800 });
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => log("console", m.type(), m.text()));
+run(async (browser) => {
+  // The profile's own context: a new one would be incognito, where
+  // Chromium never offers to install an app.
+  const ctx = browser.contexts()[0];
+  await ctx.grantPermissions(["geolocation"], { origin: base });
+  await ctx.setGeolocation(POSITION);
+  const url = new URL(base);
+  await ctx.addCookies([{ name: "ponto", value: cookie, domain: url.hostname, path: "/", httpOnly: true, sameSite: "Strict" }]);
+  const page = await ctx.newPage();
+  await page.setViewportSize({ width: 360, height: 800 });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => log("console", m.type(), m.text()));
 
-    // 1. Installable: the manifest, its icons, an active service worker.
-    let resp = await page.goto(base + "/ponto");
-    check(resp.ok(), "GET /ponto answered " + resp.status());
-    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
-    check(href === "/manifest.webmanifest", "the punch page links the manifest: " + href);
-    const manifest = await (await page.request.get(base + href)).json();
-    check(manifest.display === "standalone" && manifest.start_url === "/ponto", "manifest: " + JSON.stringify(manifest));
-    check(manifest.icons.some((i) => i.type === "image/png" && i.sizes === "192x192") &&
-      manifest.icons.some((i) => i.type === "image/svg+xml"), "manifest icons: PNG 192 and SVG");
-    const png = await page.request.get(base + "/icone-192.png");
-    check(png.ok() && (await png.body()).length > 100, "the PNG icon is served");
-    const active = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active && r.active.state));
-    check(active === "activated" || active === "activating", "the service worker is active: " + active);
-    await page.waitForSelector("#fila[data-pronta=true]", { state: "attached" });
-    // Load the page once under the worker's control, so that it keeps it.
-    await page.reload();
-    await page.waitForSelector("#fila[data-pronta=true]", { state: "attached" });
-    check(await page.evaluate(() => !!navigator.serviceWorker.controller), "the page is controlled by the service worker");
-    const cdp = await ctx.newCDPSession(page);
-    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
-    check(installabilityErrors.length === 0, "install criteria: " + JSON.stringify(installabilityErrors));
-    log("installable: manifest, icons, service worker");
-    await axe(page, "ponto-pwa");
+  // 1. Installable: the manifest, its icons, an active service worker.
+  let resp = await page.goto(base + "/ponto");
+  check(resp.ok(), "GET /ponto answered " + resp.status());
+  const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+  check(href === "/manifest.webmanifest", "the punch page links the manifest: " + href);
+  const manifest = await (await page.request.get(base + href)).json();
+  check(manifest.display === "standalone" && manifest.start_url === "/ponto", "manifest: " + JSON.stringify(manifest));
+  check(manifest.icons.some((i) => i.type === "image/png" && i.sizes === "192x192") &&
+    manifest.icons.some((i) => i.type === "image/svg+xml"), "manifest icons: PNG 192 and SVG");
+  const png = await page.request.get(base + "/icone-192.png");
+  check(png.ok() && (await png.body()).length > 100, "the PNG icon is served");
+  const active = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active && r.active.state));
+  check(active === "activated" || active === "activating", "the service worker is active: " + active);
+  await page.waitForSelector("#fila[data-pronta=true]", { state: "attached" });
+  // Load the page once under the worker's control, so that it keeps it.
+  await page.reload();
+  await page.waitForSelector("#fila[data-pronta=true]", { state: "attached" });
+  check(await page.evaluate(() => !!navigator.serviceWorker.controller), "the page is controlled by the service worker");
+  const cdp = await ctx.newCDPSession(page);
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  check(installabilityErrors.length === 0, "install criteria: " + JSON.stringify(installabilityErrors));
+  log("installable: manifest, icons, service worker");
+  await axe(page, "ponto-pwa");
 
-    // 2. Off-line: three punches, kept; a reload shows the page and them.
-    await ctx.setOffline(true);
-    for (let i = 1; i <= 3; i++) {
-      await page.click("#botao-bater");
-      await waitQueue(page, Array(i).fill("aguardando conexão"), `off-line punch ${i}`);
-      await page.waitForTimeout(1100); // distinct seconds
-    }
-    // 3. A fourth punch, tampered with: its time moved by a minute.
+  // 2. Off-line: three punches, kept; a reload shows the page and them.
+  await ctx.setOffline(true);
+  for (let i = 1; i <= 3; i++) {
     await page.click("#botao-bater");
-    await waitQueue(page, Array(4).fill("aguardando conexão"), "the fourth punch");
-    await page.evaluate(() => new Promise((ok, fail) => {
-      const req = indexedDB.open("ponto", 1);
-      req.onsuccess = () => {
-        const db = req.result, t = db.transaction("fila", "readwrite"), s = t.objectStore("fila");
-        const all = s.getAll();
-        all.onsuccess = () => {
-          const last = all.result.sort((a, b) => (a.horario < b.horario ? -1 : 1))[3];
-          last.horario = new Date(Date.parse(last.horario) + 60000).toISOString();
-          s.put(last);
-        };
-        t.oncomplete = () => { db.close(); ok(); };
-        t.onerror = () => fail(t.error);
-      };
-      req.onerror = () => fail(req.error);
-    }));
-    // A reload while off-line: the page (from the service worker) and the
-    // queue (from IndexedDB) are there.
-    await page.reload();
-    await page.waitForSelector("#fila:not([hidden])");
-    await waitQueue(page, Array(4).fill("aguardando conexão"), "after the reload off-line");
-    check(await page.locator("#botao-bater").isVisible(), "the punch button is there off-line");
-    log("four punches queued off-line (one tampered with); the page and the queue survive a reload");
-    await axe(page, "ponto-offline-fila");
-
-    // 4. On-line: the queue drains by itself.
-    await ctx.setOffline(false);
-    await waitQueue(page, ["enviada", "enviada", "enviada", "recusada"], "after the connection returned");
-    const refused = await page.locator("#fila-lista li.recusada").textContent();
-    check(/assinatura/.test(refused) && /Procure o RH/.test(refused), "the tampered punch is refused, with advice: " + refused);
-    await axe(page, "ponto-fila-enviada");
-
-    // The profile lists the device, to be revoked if the phone is lost.
-    resp = await page.goto(base + "/ponto/perfil");
-    check(resp.ok(), "GET /ponto/perfil answered " + resp.status());
-    check(await page.locator("section[aria-labelledby=aparelhos-titulo] li").count() === 1, "the profile lists this device");
-    await axe(page, "ponto-perfil-aparelhos");
-    check(errors.length === 0, "page errors: " + errors.join(" | "));
-    log("ok");
-  } finally {
-    await stop();
+    await waitQueue(page, Array(i).fill("aguardando conexão"), `off-line punch ${i}`);
+    await page.waitForTimeout(1100); // distinct seconds
   }
-}
+  // 3. A fourth punch, tampered with: its time moved by a minute.
+  await page.click("#botao-bater");
+  await waitQueue(page, Array(4).fill("aguardando conexão"), "the fourth punch");
+  await page.evaluate(() => new Promise((ok, fail) => {
+    const req = indexedDB.open("ponto", 1);
+    req.onsuccess = () => {
+      const db = req.result, t = db.transaction("fila", "readwrite"), s = t.objectStore("fila");
+      const all = s.getAll();
+      all.onsuccess = () => {
+        const last = all.result.sort((a, b) => (a.horario < b.horario ? -1 : 1))[3];
+        last.horario = new Date(Date.parse(last.horario) + 60000).toISOString();
+        s.put(last);
+      };
+      t.oncomplete = () => { db.close(); ok(); };
+      t.onerror = () => fail(t.error);
+    };
+    req.onerror = () => fail(req.error);
+  }));
+  // A reload while off-line: the page (from the service worker) and the
+  // queue (from IndexedDB) are there.
+  await page.reload();
+  await page.waitForSelector("#fila:not([hidden])");
+  await waitQueue(page, Array(4).fill("aguardando conexão"), "after the reload off-line");
+  check(await page.locator("#botao-bater").isVisible(), "the punch button is there off-line");
+  log("four punches queued off-line (one tampered with); the page and the queue survive a reload");
+  await axe(page, "ponto-offline-fila");
 
-main().catch((e) => {
-  console.error("offline: FAILED:", e && e.stack || e);
-  process.exit(1);
+  // 4. On-line: the queue drains by itself.
+  await ctx.setOffline(false);
+  await waitQueue(page, ["enviada", "enviada", "enviada", "recusada"], "after the connection returned");
+  const refused = await page.locator("#fila-lista li.recusada").textContent();
+  check(/assinatura/.test(refused) && /Procure o RH/.test(refused), "the tampered punch is refused, with advice: " + refused);
+  await axe(page, "ponto-fila-enviada");
+
+  // The profile lists the device, to be revoked if the phone is lost.
+  resp = await page.goto(base + "/ponto/perfil");
+  check(resp.ok(), "GET /ponto/perfil answered " + resp.status());
+  check(await page.locator("section[aria-labelledby=aparelhos-titulo] li").count() === 1, "the profile lists this device");
+  await axe(page, "ponto-perfil-aparelhos");
+  check(errors.length === 0, "page errors: " + errors.join(" | "));
 });

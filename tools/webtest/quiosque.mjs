@@ -16,159 +16,34 @@
 //
 // Every new page is checked with axe-core (no serious or critical
 // violation) and photographed at 360 and 1280 px under PONTO_SHOTS.
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { chromium } from "playwright-core";
+import {
+  capture, check, expectNoError, fillRegistration, fillSchedule, goto, log, need, newContext, run, submit, webtest,
+} from "./browser.mjs";
+import { cpfDigits as cpf, masked } from "./documents.mjs";
 
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-
-const base = need("PONTO_URL");
+const { base } = webtest("quiosque", "TestWebQuiosque");
 const codesURL = need("PONTO_CODES_URL");
-const shots = need("PONTO_SHOTS");
-const chromiumPath = need("PONTO_CHROMIUM");
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+// The kiosk's pages show field errors too.
+const ERRORS = ".aviso.erro, .erro-campo";
 
-function need(name) {
-  const v = process.env[name];
-  if (!v) { throw new Error(`${name} is not set (run through go test ./tools/e2e -run TestWebQuiosque)`); }
-  return v;
-}
-
-function check(cond, what) {
-  if (!cond) { throw new Error("check failed: " + what); }
-}
-
-function log(...args) { console.log("quiosque:", ...args); }
-
-async function startChromium() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ponto-chromium-"));
-  const proc = spawn(chromiumPath, [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
-    { stdio: ["ignore", "ignore", "pipe"] });
-  const ws = await new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error("chromium did not start:\n" + err)), 30000);
-    proc.stderr.on("data", (d) => {
-      err += d;
-      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`chromium exited (${code}):\n${err}`)); });
-  });
-  const browser = await chromium.connectOverCDP(ws);
-  const exited = new Promise((resolve) => proc.on("exit", resolve));
-  const stop = async () => {
-    await browser.close().catch(() => {});
-    proc.kill("SIGTERM");
-    await exited;
-    try { fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch (e) { log("profile not removed:", e.message); }
-  };
-  return { browser, stop };
-}
-
-async function newContext(browser, width) {
-  const ctx = await browser.newContext({ viewport: { width, height: 800 }, locale: "pt-BR" });
-  const page = await ctx.newPage();
-  page.cspErrors = [];
-  page.on("console", (msg) => { if (msg.type() === "error") { page.cspErrors.push(msg.text()); } });
-  page.on("pageerror", (e) => page.cspErrors.push(String(e)));
-  return { ctx, page };
-}
-
-// capture checks a page with axe-core and photographs it at 360 and 1280
-// px; the page must not have logged an error (a CSP refusal would).
-async function capture(page, name) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-  }));
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  check(bad.length === 0, `${name}: axe found ${bad.length} serious/critical violation(s):\n` +
-    bad.map((v) => `  ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`).join("\n"));
-  check(page.cspErrors.length === 0, `${name}: console errors: ${page.cspErrors.join(" | ")}`);
-  const size = page.viewportSize();
-  for (const width of [360, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.setViewportSize({ width, height: Math.max(height, 800) });
-    await page.screenshot({ path: path.join(shots, `${name}-${width}.png`) });
-  }
-  await page.setViewportSize(size);
-  log("checked and photographed", name);
-}
-
-async function goto(page, p) {
-  const resp = await page.goto(base + p);
-  check(resp.ok(), `GET ${p} answered ${resp.status()}`);
-}
-
-async function submit(page, selector = "main form.formulario button[type=submit]") {
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.locator(selector).click()]);
-}
-
-async function expectNoError(page, what) {
-  const err = await page.locator(".aviso.erro, .erro-campo").allTextContents();
-  check(err.length === 0, `${what}: the page shows an error: ${err.join(" | ")}`);
-}
-
-function digits(n) { return Array.from({ length: n }, () => Math.floor(Math.random() * 10)); }
-
-function cpf() {
-  const d = digits(9);
-  if (new Set(d).size === 1) { d[0] = (d[0] + 1) % 10; }
-  for (const len of [9, 10]) {
-    const sum = d.slice(0, len).reduce((s, x, i) => s + x * (len + 1 - i), 0);
-    d.push((sum * 10) % 11 % 10);
-  }
-  return d.join("");
-}
-
-// masked writes a CPF as people do: 123.456.789-09.
-function masked(c) { return `${c.slice(0, 3)}.${c.slice(3, 6)}.${c.slice(6, 9)}-${c.slice(9)}`; }
-
-function cnpj() {
-  const d = [...digits(8), 0, 0, 0, 1];
-  for (const w of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
-    const r = d.reduce((s, x, i) => s + x * w[i], 0) % 11;
-    d.push(r < 2 ? 0 : 11 - r);
-  }
-  const s = d.join("");
-  return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
-}
-
-const run = Date.now().toString(36);
-const company = { email: `rh-q-${run}@portaria.test`, password: "Senha-forte-1" };
-const employee = { nome: "Rita Quiosque", email: `rita-${run}@portaria.test`, cpf: cpf(), pin: "4821" };
+const runID = Date.now().toString(36);
+const company = { email: `rh-q-${runID}@portaria.test`, password: "Senha-forte-1" };
+const employee = { nome: "Rita Quiosque", email: `rita-${runID}@portaria.test`, cpf: cpf(), pin: "4821" };
 
 async function companySetUp(page) {
   await goto(page, "/empresa/cadastro");
-  await page.fill("#nome", "Metalúrgica Portão");
-  await page.fill("#razaoSocial", "Metalúrgica Portão Ltda");
-  await page.fill("#cnpj", cnpj());
-  await page.fill("#dataAbertura", "01/02/2020");
-  await page.fill("#email", company.email);
-  await page.fill("#password", company.password);
-  await page.selectOption("#nomeDoPlano", "basic");
+  await fillRegistration(page, "Metalúrgica Portão", company);
   await submit(page);
-  await expectNoError(page, "registration");
+  await expectNoError(page, "registration", ERRORS);
   await goto(page, "/empresa/escalas");
-  await page.fill("#nome", "Comercial");
-  await page.fill("#entrada", "08:00");
-  await page.fill("#saidaAlmoco", "12:00");
-  await page.fill("#retornoAlmoco", "13:00");
-  await page.fill("#saida", "17:00");
-  await page.fill("#dias", "7");
+  await fillSchedule(page, "7");
   await submit(page);
-  await expectNoError(page, "schedule");
+  await expectNoError(page, "schedule", ERRORS);
   await goto(page, "/empresa/departamentos");
   await page.fill("#nome", "Produção");
   await page.fill("#segmentos", "Turno A");
   await submit(page);
-  await expectNoError(page, "department");
+  await expectNoError(page, "department", ERRORS);
   await goto(page, "/empresa/funcionarios/novo");
   await page.fill("#nome", employee.nome);
   await page.fill("#email", employee.email);
@@ -180,14 +55,14 @@ async function companySetUp(page) {
   await page.selectOption("#departamentoId", { label: "Produção" });
   await page.fill("#segmento", "1");
   await submit(page);
-  await expectNoError(page, "employee");
+  await expectNoError(page, "employee", ERRORS);
 }
 
 async function employeeSetsPIN(page) {
   await goto(page, "/funcionario/entrar");
   await page.fill("#email", employee.email);
   await submit(page);
-  await expectNoError(page, "code request");
+  await expectNoError(page, "code request", ERRORS);
   const resp = await fetch(`${codesURL}/?email=${encodeURIComponent(employee.email)}`);
   const code = await resp.text();
   check(resp.ok, "the login code arrived by e-mail: " + code);
@@ -205,7 +80,7 @@ async function employeeSetsPIN(page) {
   await page.fill("#pin", employee.pin);
   await page.fill("#confirmacao", employee.pin);
   await submit(page);
-  await expectNoError(page, "PIN");
+  await expectNoError(page, "PIN", ERRORS);
   check((await page.locator(".aviso.ok").textContent()).includes("PIN salvo"), "the PIN is saved");
   await capture(page, "funcionario-pin");
 }
@@ -216,7 +91,7 @@ async function companyKiosk(page) {
   await page.fill("#nome", "Portaria");
   await page.selectOption("#dispositivo", "navegador");
   await submit(page, "main form.formulario[action='/empresa/quiosques'] button[type=submit]");
-  await expectNoError(page, "kiosk");
+  await expectNoError(page, "kiosk", ERRORS);
   const codigo = (await page.locator("#codigo-quiosque").textContent()).trim();
   check(/^([A-Z2-7]{4}-){7}[A-Z2-7]{4}$/.test(codigo), "the kiosk's code is shown: " + codigo);
   check((await page.locator("img[alt^='QR code da credencial']").getAttribute("src")).startsWith("data:image/png"), "its QR code is shown");
@@ -224,7 +99,7 @@ async function companyKiosk(page) {
   await capture(page, "empresa-quiosques");
   await page.selectOption("#cracha-funcionario", { label: employee.nome });
   await submit(page, "#form-cracha button[type=submit]");
-  await expectNoError(page, "badge");
+  await expectNoError(page, "badge", ERRORS);
   const cracha = (await page.locator("#codigo-cracha").textContent()).trim();
   check(cracha.startsWith("PONTO-CRACHA-"), "the badge's code is printed: " + cracha);
   await capture(page, "empresa-cracha");
@@ -329,26 +204,14 @@ async function afdShowsTheKiosk(page) {
   check(await page.locator("table tr", { hasText: "Portaria" }).getByText("nunca").count() === 0, "the kiosk's last use is shown");
 }
 
-async function main() {
-  fs.mkdirSync(shots, { recursive: true });
-  const { browser, stop } = await startChromium();
-  try {
-    const co = await newContext(browser, 1280);
-    await companySetUp(co.page);
-    const emp = await newContext(browser, 360);
-    await employeeSetsPIN(emp.page);
-    const codes = await companyKiosk(co.page);
-    const k = await newContext(browser, 1280);
-    await kiosk(k.page, codes);
-    await kioskOffline(k.ctx, k.page, codes);
-    await afdShowsTheKiosk(co.page);
-    log("ok");
-  } finally {
-    await stop();
-  }
-}
-
-main().catch((e) => {
-  console.error("quiosque: FAILED:", e && e.stack || e);
-  process.exit(1);
+run(async (browser) => {
+  const co = await newContext(browser, { width: 1280 });
+  await companySetUp(co.page);
+  const emp = await newContext(browser, { width: 360 });
+  await employeeSetsPIN(emp.page);
+  const codes = await companyKiosk(co.page);
+  const k = await newContext(browser, { width: 1280 });
+  await kiosk(k.page, codes);
+  await kioskOffline(k.ctx, k.page, codes);
+  await afdShowsTheKiosk(co.page);
 });

@@ -12,135 +12,20 @@
 //
 // Every main page is checked with axe-core (no serious or critical
 // violation) and photographed at 360 and 1280 px under PONTO_SHOTS.
-// Debian's chromium is started here with the project's fixed flags and a
-// fresh profile; Playwright attaches to it over CDP and never downloads a
-// browser of its own.
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+// Debian's chromium is started by browser.mjs with the project's fixed
+// flags and a fresh profile.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { chromium } from "playwright-core";
+import {
+  POSITION, capture, check, expectNoError, fillRegistration, fillSchedule, goto, log, navigate, need, newContext,
+  run, submit, webtest,
+} from "./browser.mjs";
+import { cpfDigits, digits, masked } from "./documents.mjs";
 
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-
-const base = need("PONTO_URL");
+webtest("workday", "TestWebWorkday");
 const codesURL = need("PONTO_CODES_URL");
-const shots = need("PONTO_SHOTS");
 const photo = need("PONTO_PHOTO");
-const chromiumPath = need("PONTO_CHROMIUM");
-
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const POSITION = { latitude: -23.55052, longitude: -46.633309 };
-
-function need(name) {
-  const v = process.env[name];
-  if (!v) { throw new Error(`${name} is not set (run through go test ./tools/e2e -run TestWebWorkday)`); }
-  return v;
-}
-
-function check(cond, what) {
-  if (!cond) { throw new Error("check failed: " + what); }
-}
-
-function log(...args) { console.log("workday:", ...args); }
-
-// ---- browser --------------------------------------------------------------
-
-async function startChromium() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ponto-chromium-"));
-  const proc = spawn(chromiumPath, [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"],
-    { stdio: ["ignore", "ignore", "pipe"] });
-  const ws = await new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error("chromium did not start:\n" + err)), 30000);
-    proc.stderr.on("data", (d) => {
-      err += d;
-      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    proc.on("exit", (code) => { clearTimeout(timer); reject(new Error(`chromium exited (${code}):\n${err}`)); });
-  });
-  const browser = await chromium.connectOverCDP(ws);
-  const exited = new Promise((resolve) => proc.on("exit", resolve));
-  const stop = async () => {
-    await browser.close().catch(() => {});
-    proc.kill("SIGTERM");
-    await exited;
-    // Chromium's helpers may still be writing to the profile for a moment.
-    try {
-      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-    } catch (e) {
-      log("profile not removed:", e.message);
-    }
-  };
-  return { browser, stop };
-}
-
-// newContext is one person's browser: the employee's is a 360 px phone
-// with the position granted and set.
-async function newContext(browser, { width, geolocation }) {
-  const ctx = await browser.newContext({ viewport: { width, height: 800 }, locale: "pt-BR", acceptDownloads: true,
-    ...(geolocation ? { geolocation: POSITION, permissions: ["geolocation"] } : {}) });
-  if (geolocation) { await ctx.grantPermissions(["geolocation"], { origin: base }); }
-  const page = await ctx.newPage();
-  page.cspErrors = [];
-  page.on("console", (msg) => {
-    if (msg.type() === "error") { page.cspErrors.push(msg.text()); }
-  });
-  page.on("pageerror", (e) => page.cspErrors.push(String(e)));
-  return { ctx, page };
-}
-
-// capture checks a main page with axe-core and photographs it at 360 and
-// 1280 px; the page must not have logged an error (a CSP refusal would).
-async function capture(page, name) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-  }));
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  check(bad.length === 0, `${name}: axe found ${bad.length} serious/critical violation(s):\n` +
-    bad.map((v) => `  ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`).join("\n"));
-  check(page.cspErrors.length === 0, `${name}: console errors: ${page.cspErrors.join(" | ")}`);
-  // The viewport grows to the page's height instead of a fullPage
-  // screenshot: with this Chromium, fullPage left the page's input
-  // coordinates off, and later clicks missed.
-  const size = page.viewportSize();
-  for (const width of [360, 1280]) {
-    await page.setViewportSize({ width, height: 800 });
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.setViewportSize({ width, height: Math.max(height, 800) });
-    await page.screenshot({ path: path.join(shots, `${name}-${width}.png`) });
-  }
-  await page.setViewportSize(size);
-  log("checked and photographed", name);
-}
-
-async function goto(page, p) {
-  const resp = await page.goto(base + p);
-  check(resp.ok(), `GET ${p} answered ${resp.status()}`);
-}
-
-// navigate clicks what leads to another page and waits for that page.
-async function navigate(page, locator) {
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), locator.click()]);
-}
-
-async function submit(page, selector = "main form.formulario button[type=submit]") {
-  await navigate(page, page.locator(selector));
-}
-
-async function expectNoError(page, what) {
-  const err = await page.locator(".aviso.erro").allTextContents();
-  check(err.length === 0, `${what}: the page shows an error: ${err.join(" ")}`);
-}
 
 // ---- valid Brazilian documents (random, so every run is new) ----------
-
-function digits(n) { return Array.from({ length: n }, () => Math.floor(Math.random() * 10)); }
 
 // A CNO with its check digit (the CEI's: weights 7,4,1,8,5,2,1,6,3,7,4;
 // the sum's last two digits added; what their units lack to make ten).
@@ -150,46 +35,21 @@ function cno() {
   return d.join("") + String((10 - ((Math.floor(t / 10) + (t % 10)) % 10)) % 10);
 }
 
-function cpf() {
-  const d = digits(9);
-  if (new Set(d).size === 1) { d[0] = (d[0] + 1) % 10; }
-  for (const len of [9, 10]) {
-    const sum = d.slice(0, len).reduce((s, x, i) => s + x * (len + 1 - i), 0);
-    d.push((sum * 10) % 11 % 10);
-  }
-  const s = d.join("");
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-}
-
-function cnpj() {
-  const d = [...digits(8), 0, 0, 0, 1];
-  for (const w of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
-    const r = d.reduce((s, x, i) => s + x * w[i], 0) % 11;
-    d.push(r < 2 ? 0 : 11 - r);
-  }
-  const s = d.join("");
-  return `${s.slice(0, 2)}.${s.slice(2, 5)}.${s.slice(5, 8)}/${s.slice(8, 12)}-${s.slice(12)}`;
-}
+function cpf() { return masked(cpfDigits()); }
 
 // ---- the workday -------------------------------------------------------
 
-const run = Date.now().toString(36);
-const company = { email: `rh-${run}@padaria.test`, password: "Senha-forte-1" };
+const runID = Date.now().toString(36);
+const company = { email: `rh-${runID}@padaria.test`, password: "Senha-forte-1" };
 // Maria works in Manaus: her own time zone, not the company's.
-const employee = { nome: "Maria Souza", email: `maria-${run}@padaria.test`, cpf: cpf(), fuso: "America/Manaus" };
+const employee = { nome: "Maria Souza", email: `maria-${runID}@padaria.test`, cpf: cpf(), fuso: "America/Manaus" };
 // A second employee whose phone refuses to give its position.
-const semPosicao = { nome: "João Lima", email: `joao-${run}@padaria.test`, cpf: cpf() };
+const semPosicao = { nome: "João Lima", email: `joao-${runID}@padaria.test`, cpf: cpf() };
 
 async function companySetUp(page) {
   await goto(page, "/empresa/cadastro");
   await capture(page, "empresa-cadastro");
-  await page.fill("#nome", "Padaria Pão Quente");
-  await page.fill("#razaoSocial", "Padaria Pão Quente Ltda");
-  await page.fill("#cnpj", cnpj());
-  await page.fill("#dataAbertura", "01/02/2020");
-  await page.fill("#email", company.email);
-  await page.fill("#password", company.password);
-  await page.selectOption("#nomeDoPlano", "basic");
+  await fillRegistration(page, "Padaria Pão Quente", company);
   check(await page.locator("#fusoHorario").inputValue() === "America/Sao_Paulo", "registration offers Brasília's time by default");
   await submit(page);
   await expectNoError(page, "registration");
@@ -206,12 +66,7 @@ async function companySetUp(page) {
 
   // A bad schedule first: the API's message appears next to the field.
   await goto(page, "/empresa/escalas");
-  await page.fill("#nome", "Comercial");
-  await page.fill("#entrada", "08:00");
-  await page.fill("#saidaAlmoco", "12:00");
-  await page.fill("#retornoAlmoco", "13:00");
-  await page.fill("#saida", "17:00");
-  await page.fill("#dias", "9");
+  await fillSchedule(page, "9");
   await submit(page);
   check(await page.locator("#dias-erro").count() === 1, "a bad day count is shown next to its field");
   page.cspErrors = []; // the refused form's 400, expected
@@ -797,39 +652,27 @@ async function employeeReminders(page) {
   check((await page.locator("#estado-lembretes").textContent()).includes("Você recebe"), "reminders are on again");
 }
 
-async function main() {
-  fs.mkdirSync(shots, { recursive: true });
-  const { browser, stop } = await startChromium();
-  try {
-    const anon = await newContext(browser, { width: 360 });
-    await goto(anon.page, "/");
-    check(new URL(anon.page.url()).pathname === "/entrar", "an anonymous visitor is sent to /entrar");
-    await capture(anon.page, "entrar");
-    await goto(anon.page, "/empresa/entrar");
-    await capture(anon.page, "empresa-entrar");
-    await anon.ctx.close();
+run(async (browser) => {
+  const anon = await newContext(browser, { width: 360 });
+  await goto(anon.page, "/");
+  check(new URL(anon.page.url()).pathname === "/entrar", "an anonymous visitor is sent to /entrar");
+  await capture(anon.page, "entrar");
+  await goto(anon.page, "/empresa/entrar");
+  await capture(anon.page, "empresa-entrar");
+  await anon.ctx.close();
 
-    const company_ = await newContext(browser, { width: 1280 });
-    await companySetUp(company_.page);
-    const emp = await newContext(browser, { width: 360, geolocation: true });
-    await employeeDay(emp.page);
-    const denied = await newContext(browser, { width: 360 });
-    await positionDenied(denied.page);
-    await companyApproves(company_.page);
-    await treatDays(company_.page);
-    await closeAndAcknowledge(company_.page, emp.page);
-    await hourBank(company_.page, emp.page);
-    await payrollExport(company_.page);
-    await leaves(company_.page, emp.page);
-    await companyToday(company_.page, browser);
-    await employeeReminders(emp.page);
-    log("ok");
-  } finally {
-    await stop();
-  }
-}
-
-main().catch((e) => {
-  console.error("workday: FAILED:", e && e.stack || e);
-  process.exit(1);
+  const company_ = await newContext(browser, { width: 1280 });
+  await companySetUp(company_.page);
+  const emp = await newContext(browser, { width: 360, geolocation: true });
+  await employeeDay(emp.page);
+  const denied = await newContext(browser, { width: 360 });
+  await positionDenied(denied.page);
+  await companyApproves(company_.page);
+  await treatDays(company_.page);
+  await closeAndAcknowledge(company_.page, emp.page);
+  await hourBank(company_.page, emp.page);
+  await payrollExport(company_.page);
+  await leaves(company_.page, emp.page);
+  await companyToday(company_.page, browser);
+  await employeeReminders(emp.page);
 });
